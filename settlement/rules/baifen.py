@@ -1,0 +1,541 @@
+"""打百分 — the Liaoning regional games (本溪, 抚顺, 沈阳) and the classic friend-card game.
+
+Regional games (`baifen.benxi`, `baifen.fushun`, `baifen.shenyang`): seats
+0 + 2 play 1 + 3 for the whole session. The declaring team bids how few of
+the deck's 100 points the other team will capture. The bid is made (成) when
+bid + captured ≤ 100, broken (破) when it is more. A made bid scores the bid
+(or the clean table when nothing was captured), a broken one loses the bid
+(or the broken table); the capturing team always scores what it captured,
+counted as 100 once it reaches 50 (翻倍). Winning the last trick (抠) scores
+a fixed award instead. Team totals run within a 盘 until one team reaches
+the target (出锅) or falls to minus the target (后门走).
+
+Classic (`baifen.classic`): sides are formed each hand by the called friend
+card (partner, or 1 against 3); the bid is broken once the capture side
+reaches 100 − bid; the loser pays a multiple of the stake, doubled for a
+clean hand or a captured last trick and eight-fold on a 100 bid. No 盘: one
+running total per player, zero-sum.
+
+>>> from .session import session_settle
+>>> doc = {"variant": "baifen.benxi", "players": ["甲", "乙", "丙", "丁"],
+...        "hands": [{"declarer": 1, "bid": 85, "captured": 20}]}
+>>> session_settle(doc)["hands"][0]["deltas"]
+[20, -85, 20, -85]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .base import (
+    Context,
+    Deltas,
+    GameEnd,
+    GameEndHow,
+    HandInput,
+    HandResult,
+    HandStatus,
+    Msg,
+    RedealReason,
+    RulesError,
+    Seat,
+    Variant,
+    team_deltas,
+)
+from .options import (
+    frozen_map,
+    option,
+    parse_bid_table,
+    parse_choice,
+    parse_enum,
+    parse_int,
+    parse_keyed_ints,
+)
+
+DECK_POINTS = 100
+KOU_KINDS = ("side", "trump", "joker")
+
+
+class Region(StrEnum):
+    BENXI = "benxi"
+    FUSHUN = "fushun"
+    SHENYANG = "shenyang"
+
+
+class KouMode(StrEnum):
+    POINTS = "points"
+    GAME = "game"
+
+
+class ExactHundred(StrEnum):
+    MADE = "made"
+    BROKEN = "broken"
+
+
+class Outcome(StrEnum):
+    MADE = "made"
+    BROKEN = "broken"
+    KOU = "kou"
+    REDEAL = "redeal"
+
+
+parse_next_dealer = parse_choice(["next_seat"])
+
+
+@dataclass(frozen=True, kw_only=True)
+class RegionalOptions:
+    target: int = option(205, "盘分: a team at or above it wins the 盘 (出锅), at or below minus it loses (后门走)", parse_int(low=5, step=5))
+    fanbei: int = option(50, "翻倍: captured points at or above this count as 100", parse_int(low=5, high=100, step=5))
+    clean: Mapping[int, int] = option(frozen_map(), "score of a made bid with nothing captured, by bid", parse_bid_table())
+    clean_forced: Mapping[int, int] = option(frozen_map(), "laid over `clean` when the declarer was forced", parse_bid_table())
+    broken: Mapping[int, int] = option(frozen_map(), "score of a broken bid, by bid (else minus the bid)", parse_bid_table())
+    kou_award: Mapping[str, int] = option(
+        frozen_map(side=200, trump=200, joker=200),
+        "capture team's score for 抠 with a side card / trump / joker",
+        parse_keyed_ints(KOU_KINDS, all_required=True),
+    )
+    kou_penalty: Mapping[str, int] = option(
+        frozen_map(),
+        "declarer team's score for 抠 by kind (else the broken score)",
+        parse_keyed_ints(KOU_KINDS, all_required=False),
+    )
+    kou_mode: KouMode = option(KouMode.POINTS, '"game": a 抠 also ends the 盘, lost by the declarer team', parse_enum(KouMode))
+    bid100: KouMode = option(KouMode.POINTS, '"game": a 100 bid decides the 盘 at once', parse_enum(KouMode))
+    exact_hundred: ExactHundred = option(ExactHundred.MADE, "bid + captured = 100 is made or broken", parse_enum(ExactHundred))
+    next_dealer: str = option("next_seat", "who deals next: the next seat", parse_next_dealer)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClassicOptions:
+    min_bid: int = option(45, "lowest bid allowed", parse_int(low=5, high=100, step=5))
+    stake: int = option(1, "注 per unit of the multiple", parse_int(low=1))
+    exact_hundred: ExactHundred = option(ExactHundred.BROKEN, "captured = 100 − bid is made or broken", parse_enum(ExactHundred))
+    unit_value: int = option(1, "money per 注, for settle-up", parse_int(low=1))
+    next_dealer: str = option("next_seat", "who deals next: the next seat", parse_next_dealer)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RegionRules:
+    """How a region checks the bidding; not options, since they define the region."""
+
+    low: int
+    low_forced: int | None  # a lower bid allowed only when forced
+    place_minimum: Mapping[int, int]  # place in the bidding → lowest bid
+    forced_place: int | None  # the one place that may be forced
+    forced_min_bid: int | None
+    forced_max_bid: int | None
+    redeal_reasons: tuple[RedealReason, ...]
+
+
+REGIONS: Mapping[Region, RegionRules] = {
+    Region.BENXI: RegionRules(
+        low=80,
+        low_forced=None,
+        place_minimum={2: 85, 3: 85},
+        forced_place=3,
+        forced_min_bid=90,
+        forced_max_bid=None,
+        redeal_reasons=(RedealReason.ALL_PASS, RedealReason.NO_TRUMP_NO_POINTS, RedealReason.MISDEAL),
+    ),
+    Region.FUSHUN: RegionRules(
+        low=85,
+        low_forced=80,
+        place_minimum={},
+        forced_place=0,
+        forced_min_bid=80,
+        forced_max_bid=80,
+        redeal_reasons=(RedealReason.MISDEAL,),
+    ),
+    Region.SHENYANG: RegionRules(
+        low=80,
+        low_forced=None,
+        place_minimum={},
+        forced_place=None,
+        forced_min_bid=None,
+        forced_max_bid=None,
+        redeal_reasons=(RedealReason.NO_TRUMP_NO_POINTS, RedealReason.MISDEAL),
+    ),
+}
+
+REGION_NAMES = {Region.BENXI: ("本溪", "Benxi"), Region.FUSHUN: ("抚顺", "Fushun"), Region.SHENYANG: ("沈阳", "Shenyang")}
+
+PRESET_DEFAULTS: Mapping[Region, RegionalOptions] = {
+    Region.BENXI: RegionalOptions(
+        target=205,
+        clean=frozen_map({80: 100, 85: 100, 90: 200, 95: 200, 100: 300}),
+        clean_forced=frozen_map({90: 100}),
+        broken=frozen_map({100: -200}),
+        kou_award=frozen_map(side=200, trump=200, joker=200),
+    ),
+    Region.FUSHUN: RegionalOptions(
+        target=300,
+        clean=frozen_map({100: 200}),
+        broken=frozen_map({100: -300}),
+        kou_award=frozen_map(side=100, trump=200, joker=300),
+    ),
+    Region.SHENYANG: RegionalOptions(
+        target=250,
+        clean=frozen_map({90: 100, 95: 150, 100: 200}),
+        broken=frozen_map({100: -200}),
+        kou_award=frozen_map(side=100, trump=200, joker=300),
+        kou_penalty=frozen_map(joker=-200),
+    ),
+}
+
+MESSAGES: Mapping[str, tuple[str, str]] = {
+    "error.bid.place_minimum": (
+        "{region}第 {place} 位叫分至少 {minimum}",
+        "{region} place {place} must bid at least {minimum}",
+    ),
+    "error.bid.forced_only": ("{region}叫 {bid} 只能是被迫坐庄", "{region} allows a bid of {bid} only when forced"),
+    "error.forced.not_allowed": ("{region}不能被迫坐庄", "{region} has no forced declarer"),
+    "error.forced.place": (
+        "{region}只有第 {place} 位可以被迫坐庄",
+        "in {region} only place {place} can be forced",
+    ),
+    "error.forced.bid": (
+        "{region}被迫坐庄时叫分应为 {low}–{high}",
+        "in {region} a forced declarer bids {low}–{high}",
+    ),
+    "region.benxi": ("本溪", "Benxi"),
+    "region.fushun": ("抚顺", "Fushun"),
+    "region.shenyang": ("沈阳", "Shenyang"),
+    "baifen.made": ("叫分 {bid} + 抓分 {captured} = {sum} ≤ 100：成", "bid {bid} + captured {captured} = {sum} ≤ 100: made"),
+    "baifen.made_exact_broken": ("叫分 {bid} + 抓分 {captured} = {sum} < 100：成", "bid {bid} + captured {captured} = {sum} < 100: made"),
+    "baifen.broken": ("叫分 {bid} + 抓分 {captured} = {sum} > 100：破", "bid {bid} + captured {captured} = {sum} > 100: broken"),
+    "baifen.broken_exact": ("叫分 {bid} + 抓分 {captured} = 100，满百算破：破", "bid {bid} + captured {captured} = 100, counted as broken: broken"),
+    "baifen.hundred_made": ("叫 100，抓分 0：成", "bid 100, nothing captured: made"),
+    "baifen.hundred_broken": ("叫 100，抓分 {captured} > 0：破", "bid 100, captured {captured} > 0: broken"),
+    "baifen.declarer_made": ("庄家方 +{score}（叫分）", "declarer team +{score} (the bid)"),
+    "baifen.declarer_clean": ("没丢分，清：庄家方 +{score}", "nothing captured, clean: declarer team +{score}"),
+    "baifen.declarer_clean_forced": ("被迫坐庄，清：庄家方 +{score}", "forced declarer, clean: declarer team +{score}"),
+    "baifen.declarer_broken": ("庄家方 {score}", "declarer team {score}"),
+    "baifen.capture": ("抓分方 +{captured}", "capture team +{captured}"),
+    "baifen.capture_fanbei": ("抓分 {captured} ≥ {fanbei}：翻倍，抓分方 +100", "captured {captured} ≥ {fanbei}: doubled, capture team +100"),
+    "baifen.kou": ("{kind}：抓分方 +{award}，庄家方 {penalty}", "{kind}: capture team +{award}, declarer team {penalty}"),
+    "baifen.kou.side": ("抠手", "last trick won with a side card"),
+    "baifen.kou.trump": ("抠底（主牌）", "last trick won with a trump"),
+    "baifen.kou.joker": ("抠底（王）", "last trick won with a joker"),
+    "baifen.kou_game": ("抠：庄家方当盘输", "抠: the declarer team loses the 盘 at once"),
+    "baifen.bid100_won": ("叫 100 成：庄家方当盘赢", "100 bid made: the declarer team wins the 盘 at once"),
+    "baifen.bid100_lost": ("叫 100 未成：庄家方当盘输", "100 bid not made: the declarer team loses the 盘 at once"),
+    "baifen.pot": ("盘分 A队 {a} : B队 {b}", "pot: team A {a} : team B {b}"),
+    "baifen.target": ("{team}达到 {target}：出锅，{team}胜", "{team} reaches {target}: wins the 盘"),
+    "baifen.backdoor": ("{team}跌到 −{target}：后门走，{winner}胜", "{team} falls to −{target}: loses the 盘 (back door), {winner} wins"),
+    "baifen.tie_target": ("两队同分且都到 {target}：继续", "both teams tied at or above {target}: play on"),
+    "baifen.tie_backdoor": ("两队同分且都到 −{target}：继续", "both teams tied at or below −{target}: play on"),
+    "team.A": ("A队", "team A"),
+    "team.B": ("B队", "team B"),
+    "classic.made": ("叫分 {bid}，抓分 {captured} < {limit}：成", "bid {bid}, captured {captured} < {limit}: made"),
+    "classic.made_exact": ("叫分 {bid}，抓分 {captured} ≤ {limit}：成", "bid {bid}, captured {captured} ≤ {limit}: made"),
+    "classic.broken": ("叫分 {bid}，抓分 {captured} ≥ {limit}：破", "bid {bid}, captured {captured} ≥ {limit}: broken"),
+    "classic.broken_exact": ("叫分 {bid}，抓分 {captured} > {limit}：破", "bid {bid}, captured {captured} > {limit}: broken"),
+    "classic.kou": ("成，但抓分方抠底：庄家方输", "made, but the capture side won the last trick: the declarer side loses"),
+    "classic.multiple": ("倍数 {m}（{why}）× 注 {stake} = {amount}", "multiple {m} ({why}) × stake {stake} = {amount}"),
+    "classic.why.plain": ("普通", "plain"),
+    "classic.why.clean": ("没丢分", "clean"),
+    "classic.why.kou": ("抠底", "last trick"),
+    "classic.why.hundred": ("叫 100", "bid 100"),
+    "classic.two_v_two_won": ("庄家、朋家各 +{a}，另两家各 −{a}", "declarer and partner +{a} each, the other two −{a} each"),
+    "classic.two_v_two_lost": ("庄家、朋家各 −{a}，另两家各 +{a}", "declarer and partner −{a} each, the other two +{a} each"),
+    "classic.alone_won": ("庄家一打三：+{total}，其余各 −{a}", "declarer alone: +{total}, the others −{a} each"),
+    "classic.alone_lost": ("庄家一打三：−{total}，其余各 +{a}", "declarer alone: −{total}, the others +{a} each"),
+}
+
+
+def _redeal(hand: HandInput, dealer: Seat, players: int, allowed: tuple[RedealReason, ...]) -> HandResult:
+    if hand.redeal not in allowed:
+        raise hand.error("redeal.reason", "redeal", choices=", ".join(allowed))
+    return HandResult(
+        status=HandStatus.REDEAL,
+        dealer=dealer,
+        declarer=None,
+        outcome=Outcome.REDEAL,
+        tags=(),
+        declarer_won=None,
+        deltas=(0,) * players,
+        steps=(Msg(key="redeal", params={"reason": Msg(key=f"redeal.{hand.redeal}")}),),
+        next_dealer=(dealer + 1) % players,
+    )
+
+
+def _require(hand: HandInput, *fields: str) -> None:
+    for name in fields:
+        if name not in hand.present:
+            raise hand.error("field.required", name)
+
+
+def _check_captured(hand: HandInput) -> int:
+    assert hand.captured is not None
+    if hand.captured > DECK_POINTS:
+        raise hand.error("points.over_deck", "captured", value=hand.captured, total=DECK_POINTS)
+    return hand.captured
+
+
+def _check_bid_range(hand: HandInput, low: int, high: int = DECK_POINTS) -> int:
+    bid = hand.bid
+    assert bid is not None
+    if not low <= bid <= high or bid % 5:
+        raise hand.error("bid.out_of_range", "bid", low=low, high=high)
+    return bid
+
+
+@dataclass(kw_only=True)
+class RegionalTable:
+    region: Region
+    options: RegionalOptions
+
+    def play(self, hand: HandInput, ctx: Context) -> HandResult:
+        rules = REGIONS[self.region]
+        dealer = hand.dealer if hand.dealer is not None else ctx.default_dealer
+        if hand.redeal is not None:
+            return _redeal(hand, dealer, ctx.players, rules.redeal_reasons)
+        _require(hand, "declarer", "bid", "captured")
+        assert hand.declarer is not None and hand.bid is not None
+        self._check_bidding(hand, dealer, rules)
+        captured = _check_captured(hand)
+        declarer, bid, o = hand.declarer, hand.bid, self.options
+        steps: list[Msg] = []
+        tags: list[str] = []
+        instant: bool | None = None  # True: declarer team wins the 盘 now; False: loses it
+
+        if bid == DECK_POINTS:
+            made = captured == 0
+            steps.append(Msg(key="baifen.hundred_made") if made else Msg(key="baifen.hundred_broken", params={"captured": captured}))
+        else:
+            total = bid + captured
+            made = total < DECK_POINTS if o.exact_hundred is ExactHundred.BROKEN else total <= DECK_POINTS
+            params = {"bid": bid, "captured": captured, "sum": total}
+            if made:
+                key = "baifen.made_exact_broken" if o.exact_hundred is ExactHundred.BROKEN else "baifen.made"
+            else:
+                key = "baifen.broken_exact" if total == DECK_POINTS else "baifen.broken"
+            steps.append(Msg(key=key, params=params))
+        broken_score = o.broken.get(bid, -bid)
+
+        if hand.kou is not None:
+            outcome = Outcome.KOU
+            capture_score = o.kou_award[hand.kou]
+            declarer_score = o.kou_penalty.get(hand.kou, broken_score)
+            tags.append("抠手" if hand.kou == "side" else "抠底")
+            steps.append(
+                Msg(
+                    key="baifen.kou",
+                    params={"kind": Msg(key=f"baifen.kou.{hand.kou}"), "award": capture_score, "penalty": _signed(declarer_score)},
+                )
+            )
+            if o.kou_mode is KouMode.GAME:
+                instant = False
+                steps.append(Msg(key="baifen.kou_game"))
+        else:
+            if made:
+                outcome = Outcome.MADE
+                tags.append("成")
+                clean = dict(o.clean)
+                if hand.forced:
+                    clean.update(o.clean_forced)
+                if captured == 0 and bid in clean:
+                    declarer_score = clean[bid]
+                    tags.append("清")
+                    key = "baifen.declarer_clean_forced" if hand.forced and bid in o.clean_forced else "baifen.declarer_clean"
+                    steps.append(Msg(key=key, params={"score": declarer_score}))
+                else:
+                    declarer_score = bid
+                    steps.append(Msg(key="baifen.declarer_made", params={"score": bid}))
+            else:
+                outcome = Outcome.BROKEN
+                tags.append("破")
+                declarer_score = broken_score
+                steps.append(Msg(key="baifen.declarer_broken", params={"score": _signed(declarer_score)}))
+            if captured >= o.fanbei:
+                capture_score = DECK_POINTS
+                tags.append("翻倍")
+                steps.append(Msg(key="baifen.capture_fanbei", params={"captured": captured, "fanbei": o.fanbei}))
+            else:
+                capture_score = captured
+                steps.append(Msg(key="baifen.capture", params={"captured": captured}))
+            if bid == DECK_POINTS and o.bid100 is KouMode.GAME:
+                instant = made
+                steps.append(Msg(key="baifen.bid100_won" if made else "baifen.bid100_lost"))
+
+        deltas = team_deltas(declarer, declarer_score, capture_score)
+        game_end = self._game_end(ctx.game_totals, deltas, declarer, instant, steps)
+        return HandResult(
+            status=HandStatus.SCORED,
+            dealer=dealer,
+            declarer=declarer,
+            outcome=outcome,
+            tags=tuple(tags),
+            declarer_won=outcome is Outcome.MADE,
+            deltas=deltas,
+            steps=tuple(steps),
+            next_dealer=(dealer + 1) % ctx.players,
+            game_end=game_end,
+        )
+
+    def _check_bidding(self, hand: HandInput, dealer: Seat, rules: RegionRules) -> None:
+        assert hand.declarer is not None and hand.bid is not None
+        region = Msg(key=f"region.{self.region}")
+        place = (hand.declarer - dealer) % 4
+        bid = hand.bid
+        if not hand.forced and rules.low_forced is not None and rules.low_forced <= bid < rules.low and bid % 5 == 0:
+            raise hand.error("bid.forced_only", "bid", region=region, bid=bid)
+        low = rules.low_forced if hand.forced and rules.low_forced is not None else rules.low
+        _check_bid_range(hand, low)
+        if hand.forced:
+            if rules.forced_place is None:
+                raise hand.error("forced.not_allowed", "forced", region=region)
+            if place != rules.forced_place:
+                raise hand.error("forced.place", "forced", region=region, place=rules.forced_place)
+            high = rules.forced_max_bid or DECK_POINTS
+            if rules.forced_min_bid is not None and not rules.forced_min_bid <= bid <= high:
+                raise hand.error("forced.bid", "bid", region=region, low=rules.forced_min_bid, high=high)
+        minimum = rules.place_minimum.get(place)
+        if minimum is not None and bid < minimum:
+            raise hand.error("bid.place_minimum", "bid", region=region, place=place, minimum=minimum)
+
+    def _game_end(
+        self, before: Deltas, deltas: Deltas, declarer: Seat, instant: bool | None, steps: list[Msg]
+    ) -> GameEnd | None:
+        target = self.options.target
+        a, b = before[0] + deltas[0], before[1] + deltas[1]
+        steps.append(Msg(key="baifen.pot", params={"a": a, "b": b}))
+        declaring = (declarer % 2, declarer % 2 + 2)
+        capturing = ((declarer + 1) % 2, (declarer + 1) % 2 + 2)
+        if instant is not None:
+            return GameEnd(winners=declaring if instant else capturing, how=GameEndHow.INSTANT)
+        team_a, team_b = (0, 2), (1, 3)
+        name = {team_a: Msg(key="team.A"), team_b: Msg(key="team.B")}
+        if max(a, b) >= target:
+            if a == b:
+                steps.append(Msg(key="baifen.tie_target", params={"target": target}))
+                return None
+            winner = team_a if a > b else team_b
+            steps.append(Msg(key="baifen.target", params={"team": name[winner], "target": target}))
+            return GameEnd(winners=winner, how=GameEndHow.TARGET)
+        if min(a, b) <= -target:
+            if a == b:
+                steps.append(Msg(key="baifen.tie_backdoor", params={"target": target}))
+                return None
+            loser, winner = (team_a, team_b) if a < b else (team_b, team_a)
+            steps.append(Msg(key="baifen.backdoor", params={"team": name[loser], "winner": name[winner], "target": target}))
+            return GameEnd(winners=winner, how=GameEndHow.BACKDOOR)
+        return None
+
+
+@dataclass(kw_only=True)
+class ClassicTable:
+    options: ClassicOptions
+
+    def play(self, hand: HandInput, ctx: Context) -> HandResult:
+        dealer = hand.dealer if hand.dealer is not None else ctx.default_dealer
+        if hand.redeal is not None:
+            return _redeal(hand, dealer, ctx.players, tuple(RedealReason))
+        _require(hand, "declarer", "bid", "partner", "captured")
+        assert hand.declarer is not None and hand.bid is not None
+        o = self.options
+        declarer, partner = hand.declarer, hand.partner
+        bid = _check_bid_range(hand, o.min_bid)
+        if partner == declarer:
+            raise hand.error("partner.is_declarer", "partner")
+        captured = _check_captured(hand)
+
+        limit = DECK_POINTS - bid
+        steps: list[Msg] = []
+        tags: list[str] = []
+        if bid == DECK_POINTS:
+            made = captured == 0
+            steps.append(Msg(key="baifen.hundred_made") if made else Msg(key="baifen.hundred_broken", params={"captured": captured}))
+        else:
+            exact_broken = o.exact_hundred is ExactHundred.BROKEN
+            made = captured < limit if exact_broken else captured <= limit
+            if made:
+                key = "classic.made" if exact_broken else "classic.made_exact"
+            else:
+                key = "classic.broken" if exact_broken else "classic.broken_exact"
+            steps.append(Msg(key=key, params={"bid": bid, "captured": captured, "limit": limit}))
+
+        if made and hand.kou_di:
+            outcome, won, multiple, why = Outcome.KOU, False, 2, "kou"
+            tags.append("抠底")
+            steps.append(Msg(key="classic.kou"))
+        elif made:
+            outcome, won = Outcome.MADE, True
+            multiple, why = (2, "clean") if captured == 0 else (1, "plain")
+            tags.append("成")
+            if captured == 0:
+                tags.append("清")
+        else:
+            outcome, won = Outcome.BROKEN, False
+            multiple, why = (2, "kou") if hand.kou_di else (1, "plain")
+            tags.append("破")
+            if hand.kou_di:
+                tags.append("抠底")
+        if bid == DECK_POINTS:
+            multiple, why = 8, "hundred"
+        amount = multiple * o.stake
+        steps.append(
+            Msg(key="classic.multiple", params={"m": multiple, "why": Msg(key=f"classic.why.{why}"), "stake": o.stake, "amount": amount})
+        )
+
+        sign = 1 if won else -1
+        if partner is None:
+            deltas = tuple(sign * 3 * amount if seat == declarer else -sign * amount for seat in range(4))
+            key = "classic.alone_won" if won else "classic.alone_lost"
+            steps.append(Msg(key=key, params={"a": amount, "total": 3 * amount}))
+        else:
+            deltas = tuple(sign * amount if seat in (declarer, partner) else -sign * amount for seat in range(4))
+            key = "classic.two_v_two_won" if won else "classic.two_v_two_lost"
+            steps.append(Msg(key=key, params={"a": amount}))
+        return HandResult(
+            status=HandStatus.SCORED,
+            dealer=dealer,
+            declarer=declarer,
+            outcome=outcome,
+            tags=tuple(tags),
+            declarer_won=won,
+            deltas=deltas,
+            steps=tuple(steps),
+            next_dealer=(dealer + 1) % ctx.players,
+        )
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value).replace("-", "−")
+
+
+REGIONAL_FIELDS = frozenset({"dealer", "declarer", "bid", "captured", "kou", "forced", "redeal"})
+CLASSIC_FIELDS = frozenset({"dealer", "declarer", "bid", "captured", "kou_di", "partner", "redeal"})
+
+
+def _regional(region: Region, presets: Mapping[str, Mapping[str, object]]) -> Variant:
+    zh, en = REGION_NAMES[region]
+    return Variant(
+        key=f"baifen.{region}",
+        name={"zh-Hans": f"打百分（{zh}）", "en": f"Baifen ({en})"},
+        unit="分",
+        zero_sum=False,
+        player_counts=frozenset({4}),
+        hand_fields=REGIONAL_FIELDS,
+        defaults=lambda players: PRESET_DEFAULTS[region],
+        presets=presets,
+        new_table=lambda options, players: RegionalTable(region=region, options=options),
+    )
+
+
+BENXI = _regional(Region.BENXI, {"本溪 205": {}, "本溪 300": {"target": 300}})
+FUSHUN = _regional(Region.FUSHUN, {"抚顺 300": {}, "抚顺 500": {"target": 500}})
+SHENYANG = _regional(Region.SHENYANG, {"沈阳 250": {}})
+CLASSIC = Variant(
+    key="baifen.classic",
+    name={"zh-Hans": "打百分（找朋友）", "en": "Baifen (friend card)"},
+    unit="注",
+    zero_sum=True,
+    player_counts=frozenset({4}),
+    hand_fields=CLASSIC_FIELDS,
+    defaults=lambda players: ClassicOptions(),
+    presets={"经典": {}},
+    new_table=lambda options, players: ClassicTable(options=options),
+)

@@ -1,0 +1,217 @@
+"""Shared vocabulary of the rules engine: seats, hand inputs, results, errors.
+
+Everything here is plain data. A variant module turns a `HandInput` and the
+state of the table into a `HandResult`; `session.py` strings hands together
+into games and renders the results document.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+Seat = int
+Deltas = tuple[int, ...]
+
+
+class Lang(StrEnum):
+    ZH = "zh-Hans"
+    EN = "en"
+
+
+class HandStatus(StrEnum):
+    SCORED = "scored"
+    REDEAL = "redeal"
+
+
+class RedealReason(StrEnum):
+    ALL_PASS = "all_pass"
+    NO_TRUMP_NO_POINTS = "no_trump_no_points"
+    MISDEAL = "misdeal"
+
+
+class GameEndHow(StrEnum):
+    TARGET = "target"
+    BACKDOOR = "backdoor"
+    INSTANT = "instant"
+    SPECIAL = "special"
+    LEVELS = "levels"
+    ROUND = "round"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Msg:
+    """A message of the engine's table (`messages.py`), rendered late in the caller's language."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+class RulesError(Exception):
+    """The one error the engine raises for bad input.
+
+    `code` is stable (API clients and forms map it); `hand` is 1-based, or
+    None for a problem outside the hands; `field` names the input field
+    (`bid`, `options.target`, `players` …).
+    """
+
+    def __init__(self, code: str, *, field: str, hand: int | None = None, **params: Any) -> None:
+        self.code = code
+        self.field = field
+        self.hand = hand
+        self.params = params
+        super().__init__(code)
+
+    def at_hand(self, hand: int) -> RulesError:
+        """The same error, placed at `hand` (used where a check runs without knowing the hand)."""
+        if self.hand is None:
+            self.hand = hand
+        return self
+
+    def message(self, lang: str = Lang.ZH) -> str:
+        # Imported here: the message table imports the variant modules, which import this one.
+        from .messages import render
+
+        return render(Msg(key=f"error.{self.code}", params=self.params), lang)
+
+    def where(self) -> str:
+        return f"hand {self.hand}" if self.hand is not None else "document"
+
+    def describe(self, lang: str = Lang.ZH) -> str:
+        """`hand 3: bid: …` — the line `settle` prints on standard error."""
+        return f"{self.where()}: {self.field}: {self.message(lang)}"
+
+    def __str__(self) -> str:
+        return self.describe(Lang.EN)
+
+
+class EngineDefect(AssertionError):
+    """An invariant the engine itself broke (zero-sum, …): a bug, never user input."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class BottomJokers:
+    big: int = 0
+    small: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class Penalty:
+    seat: Seat
+    kind: str  # "shuai" | "misdeal"
+
+
+@dataclass(frozen=True, kw_only=True)
+class HandInput:
+    """One hand as entered; `present` names the fields the document carried.
+
+    Fields a variant does not use stay at their defaults and are refused at
+    parse time, so a variant reads only what it declares.
+    """
+
+    n: int
+    present: frozenset[str]
+    dealer: Seat | None = None
+    declarer: Seat | None = None
+    bid: int | None = None
+    captured: int | None = None
+    bottom_points: int = 0
+    kou_di: bool = False
+    kou: str | None = None
+    bottom_multiplier: int | None = None
+    forced: bool = False
+    partner: Seat | None = None
+    contract: str = "plain"
+    surrender: bool = False
+    bombs: int = 0
+    penalties: tuple[Penalty, ...] = ()
+    no_trump_bottom: bool = False
+    bottom_jokers: BottomJokers = BottomJokers()
+    gan_guo: bool = False
+    tribute: str = "normal"
+    redeal: str | None = None
+
+    def error(self, code: str, field: str, **params: Any) -> RulesError:
+        return RulesError(code, field=field, hand=self.n, **params)
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameEnd:
+    winners: tuple[Seat, ...]
+    how: GameEndHow
+    adjustments: Deltas | None = None
+    adjustment_steps: tuple[Msg, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class HandResult:
+    status: HandStatus
+    dealer: Seat | None
+    declarer: Seat | None
+    outcome: str
+    tags: tuple[str, ...]
+    declarer_won: bool | None
+    deltas: Deltas
+    steps: tuple[Msg, ...]
+    next_dealer: Seat | None
+    levels: tuple[str, ...] | None = None
+    game_end: GameEnd | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Context:
+    """What a variant knows of the table when it settles a hand."""
+
+    players: int
+    hand_in_game: int  # 1-based position of this hand in its game (redeals counted)
+    scored_in_game: int  # scored hands of this game before this one
+    game_totals: Deltas  # running totals of the game before this hand
+    default_dealer: Seat  # the previous hand's next_dealer, or seat 0
+
+
+class Table(Protocol):
+    """The per-session state machine of one variant."""
+
+    def play(self, hand: HandInput, ctx: Context) -> HandResult: ...
+
+
+class OptionsProtocol(Protocol):
+    __dataclass_fields__: dict[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Variant:
+    """A registered variant: what it accepts and how a session of it is played."""
+
+    key: str
+    name: Mapping[str, str]  # per language
+    unit: str
+    zero_sum: bool
+    player_counts: frozenset[int]
+    hand_fields: frozenset[str]
+    has_levels: bool = False
+    defaults: Any  # Callable[[int], Options]: resolved defaults for n players
+    presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    new_table: Any  # Callable[[Options, int], Table]
+
+
+def team_of(seat: Seat) -> tuple[Seat, Seat]:
+    """Fixed partnerships: seats 0 + 2 and 1 + 3."""
+    return (seat % 2, seat % 2 + 2)
+
+
+def team_deltas(declarer: Seat, declaring: int, capturing: int) -> Deltas:
+    """Per-seat deltas when each seat shows its team's figure."""
+    return tuple(declaring if seat % 2 == declarer % 2 else capturing for seat in range(4))
+
+
+def check_zero_sum(deltas: Deltas, what: str) -> None:
+    if sum(deltas) != 0:
+        raise EngineDefect(f"{what} does not sum to zero: {deltas}")
+
+
+def replace(obj: Any, **changes: Any) -> Any:
+    return dataclasses.replace(obj, **changes)

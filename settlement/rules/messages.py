@@ -1,0 +1,72 @@
+"""The engine's message table: receipt steps and error messages in zh-Hans and English.
+
+Keys are stable; `error.<code>` keys hold the texts of `RulesError` codes.
+Each variant module keeps its own steps in a `MESSAGES` dict of the same
+shape, merged here explicitly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from . import baifen, biaofen, erguai, gunzi, hongxingwu
+from .base import Lang, Msg
+
+# key -> (zh-Hans, en)
+COMMON: Mapping[str, tuple[str, str]] = {
+    "error.document.not_object": ("应为 JSON 对象", "must be a JSON object"),
+    "error.field.unknown": ("不认识的字段 {name}（此玩法不用）", "unknown field {name} (this variant does not use it)"),
+    "error.field.required": ("必填", "is required"),
+    "error.field.not_on_redeal": ("重新发牌的一局只能填 dealer、redeal", "a redeal hand carries only dealer and redeal"),
+    "error.variant.unknown": ("不认识的玩法；可选：{choices}", "unknown variant; one of: {choices}"),
+    "error.players.count": ("人数应为 {counts}", "needs {counts} players"),
+    "error.players.name": ("玩家名字不能为空", "a player's name must be non-empty text"),
+    "error.players.duplicate": ("玩家名字重复", "player names must differ"),
+    "error.option.unknown": ("不认识的选项 {name}", "unknown option {name}"),
+    "error.option.invalid": ("应为：{expected}", "must be: {expected}"),
+    "error.value.not_integer": ("应为整数", "must be an integer"),
+    "error.value.not_count": ("应为不小于 0 的整数", "must be an integer ≥ 0"),
+    "error.value.not_bool": ("应为 true 或 false", "must be true or false"),
+    "error.value.not_choice": ("应为 {choices} 之一", "must be one of {choices}"),
+    "error.value.not_list": ("应为列表", "must be a list"),
+    "error.value.not_object": ("应为对象", "must be an object"),
+    "error.value.not_text": ("应为文字", "must be text"),
+    "error.value.not_date": ("应为日期 YYYY-MM-DD", "must be a date YYYY-MM-DD"),
+    "error.seat.invalid": ("座位应为 0–{last} 的整数", "must be a seat, an integer 0–{last}"),
+    "error.points.not_multiple_of_5": ("分数 {value} 不是 5 的倍数", "points {value} are not a multiple of 5"),
+    "error.points.over_deck": ("{value} 分超过整副牌的 {total} 分", "{value} points are more than the deck's {total}"),
+    "error.multiplier.not_power_of_two": ("倍数应为 2 的幂（2、4、8……）", "must be a power of two ≥ 2 (2, 4, 8 …)"),
+    "error.jokers.out_of_range": ("应为 0–3", "must be 0–3"),
+    "error.bid.required": ("必须填叫分", "a bid is required"),
+    "error.bid.out_of_range": ("叫分应为 {low}–{high}，5 的倍数", "the bid must be {low}–{high} in steps of 5"),
+    "error.partner.is_declarer": ("朋家不能是庄家本人", "the partner cannot be the declarer"),
+    "error.redeal.reason": ("此玩法不允许这种重发理由；可选：{choices}", "this variant does not allow that redeal reason; one of: {choices}"),
+    "error.options.inconsistent": ("选项不一致：{detail}", "inconsistent options: {detail}"),
+    "redeal": ("重新发牌（{reason}），不计分", "redealt ({reason}), no score"),
+    "redeal.all_pass": ("无人叫分", "all passed"),
+    "redeal.no_trump_no_points": ("无主无分", "no trump and no points"),
+    "redeal.misdeal": ("发错牌", "misdeal"),
+}
+
+TABLE: Mapping[str, tuple[str, str]] = {
+    **COMMON,
+    **baifen.MESSAGES,
+    **erguai.MESSAGES,
+    **biaofen.MESSAGES,
+    **hongxingwu.MESSAGES,
+    **gunzi.MESSAGES,
+}
+
+
+def render(msg: Msg, lang: str = Lang.ZH) -> str:
+    """One message in `lang` (`zh-Hans` or `en`; anything else falls back to zh-Hans)."""
+    zh, en = TABLE.get(msg.key, (msg.key, msg.key))
+    template = en if lang == Lang.EN or str(lang).lower().startswith("en") else zh
+    params: dict[str, Any] = {
+        key: render(value, lang) if isinstance(value, Msg) else value for key, value in msg.params.items()
+    }
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return template

@@ -1,0 +1,176 @@
+"""Options as data: one frozen dataclass per variant, parsed from and dumped to JSON.
+
+Each option field carries its one-line doc, a JSON parser and a dumper in the
+field's metadata, so resolving a document's overrides is generic:
+`options_resolve(defaults, {"target": 300})`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
+from enum import StrEnum
+from typing import Any, TypeVar
+
+from .base import RulesError
+
+T = TypeVar("T")
+Parser = Callable[[Any, str], Any]
+
+
+def option(default: Any, doc: str, parse: Parser, dump: Callable[[Any], Any] | None = None) -> Any:
+    """A dataclass field for an option. Mutable defaults are frozen mappings/tuples."""
+    return dataclasses.field(default=default, metadata={"doc": doc, "parse": parse, "dump": dump or _plain})
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, StrEnum):
+        return str(value)
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _bad(field: str, expected: str) -> RulesError:
+    return RulesError("option.invalid", field=field, expected=expected)
+
+
+def is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_int(*, low: int | None = None, high: int | None = None, step: int = 1) -> Parser:
+    def parse(value: Any, field: str) -> int:
+        ok = is_int(value) and (low is None or value >= low) and (high is None or value <= high)
+        if not ok or value % step:
+            parts = ["integer"]
+            if low is not None:
+                parts.append(f"≥ {low}")
+            if high is not None:
+                parts.append(f"≤ {high}")
+            if step != 1:
+                parts.append(f"multiple of {step}")
+            raise _bad(field, ", ".join(parts))
+        return value
+
+    return parse
+
+
+def parse_bool(value: Any, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise _bad(field, "true/false")
+    return value
+
+
+def parse_enum(enum: type[StrEnum]) -> Parser:
+    def parse(value: Any, field: str) -> StrEnum:
+        try:
+            return enum(value)
+        except (ValueError, TypeError):
+            raise _bad(field, " / ".join(repr(str(e)) for e in enum)) from None
+
+    return parse
+
+
+def parse_choice(choices: Iterable[str]) -> Parser:
+    allowed = tuple(choices)
+
+    def parse(value: Any, field: str) -> str:
+        if value not in allowed:
+            raise _bad(field, " / ".join(repr(c) for c in allowed))
+        return value
+
+    return parse
+
+
+def parse_bid_table(*, value_low: int | None = None, value_high: int | None = None) -> Parser:
+    """`{"90": 200, "100": 300}`: bid (a multiple of 5) → score. Dumped with string keys."""
+
+    def parse(value: Any, field: str) -> Mapping[int, int]:
+        if not isinstance(value, dict):
+            raise _bad(field, 'object from bid to score, e.g. {"100": 300}')
+        table: dict[int, int] = {}
+        for key, score in value.items():
+            if not (isinstance(key, str) and key.isdigit() and int(key) % 5 == 0):
+                raise _bad(f"{field}.{key}", "a bid, a multiple of 5")
+            if not is_int(score):
+                raise _bad(f"{field}.{key}", "integer")
+            if (value_low is not None and score < value_low) or (value_high is not None and score > value_high):
+                raise _bad(f"{field}.{key}", f"integer between {value_low} and {value_high}")
+            table[int(key)] = score
+        return frozen_map(dict(sorted(table.items())))
+
+    return parse
+
+
+def parse_keyed_ints(keys: Iterable[str], *, all_required: bool, low: int | None = None, high: int | None = None) -> Parser:
+    """An object with some or all of a fixed set of keys, each an integer."""
+    allowed = tuple(keys)
+    number = parse_int(low=low, high=high)
+
+    def parse(value: Any, field: str) -> Mapping[str, int]:
+        if not isinstance(value, dict):
+            raise _bad(field, "object with keys " + ", ".join(allowed))
+        unknown = [k for k in value if k not in allowed]
+        if unknown:
+            raise _bad(f"{field}.{unknown[0]}", "one of " + ", ".join(allowed))
+        missing = [k for k in allowed if k not in value]
+        if all_required and missing:
+            raise _bad(f"{field}.{missing[0]}", "present")
+        return frozen_map({k: number(value[k], f"{field}.{k}") for k in allowed if k in value})
+
+    return parse
+
+
+def parse_int_list(*, low: int = 1, min_len: int = 1) -> Parser:
+    number = parse_int(low=low)
+
+    def parse(value: Any, field: str) -> tuple[int, ...]:
+        if not isinstance(value, list) or len(value) < min_len:
+            raise _bad(field, f"list of at least {min_len} integers ≥ {low}")
+        return tuple(number(v, f"{field}[{i}]") for i, v in enumerate(value))
+
+    return parse
+
+
+class frozen_map(dict):  # noqa: N801 - reads as a constructor, like frozenset
+    """A dict that refuses mutation, so option defaults can be shared safely."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("options are frozen; use dataclasses.replace")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(sorted(self.items(), key=repr)))
+
+
+def options_resolve(defaults: T, overrides: Any) -> T:
+    """Apply a document's `options` object to a variant's defaults; each override replaces its whole value."""
+    if overrides is None:
+        return defaults
+    if not isinstance(overrides, dict):
+        raise RulesError("document.not_object", field="options")
+    fields = {f.name: f for f in dataclasses.fields(defaults)}  # type: ignore[arg-type]
+    changes = {}
+    for name, raw in overrides.items():
+        if name not in fields:
+            raise RulesError("option.unknown", field=f"options.{name}", name=name)
+        changes[name] = fields[name].metadata["parse"](raw, f"options.{name}")
+    resolved = dataclasses.replace(defaults, **changes)  # type: ignore[type-var]
+    check = getattr(resolved, "check", None)
+    if check is not None:
+        check()
+    return resolved
+
+
+def options_dump(options: Any) -> dict[str, Any]:
+    """The resolved options as JSON, every option present."""
+    return {f.name: f.metadata["dump"](getattr(options, f.name)) for f in dataclasses.fields(options)}
+
+
+def options_describe(options_type: type) -> list[tuple[str, str]]:
+    """(name, one-line doc) of every option, in declaration order — for the opening form."""
+    return [(f.name, f.metadata["doc"]) for f in dataclasses.fields(options_type)]

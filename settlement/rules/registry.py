@@ -1,0 +1,18 @@
+"""Every variant the engine knows, written out by hand: no discovery, no magic."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from . import baifen
+from .base import Variant
+
+VARIANTS: Mapping[str, Variant] = {
+    variant.key: variant
+    for variant in (
+        baifen.BENXI,
+        baifen.FUSHUN,
+        baifen.SHENYANG,
+        baifen.CLASSIC,
+    )
+}

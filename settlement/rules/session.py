@@ -1,0 +1,243 @@
+"""Replay a session: hands into games, running totals, game ends, settle-up.
+
+`session_settle(raw, lang=…)` is the whole engine in one call: it parses the
+document, plays every hand through the variant's table and returns the
+results document that `manage.py settle` prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from .base import Context, Deltas, GameEndHow, HandResult, HandStatus, Lang, Msg, Seat, check_zero_sum
+from .document import SessionDoc, document_parse
+from .messages import render
+from .options import options_dump
+from .registry import VARIANTS
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayedHand:
+    n: int
+    game: int
+    result: HandResult
+    totals: Deltas  # running totals within the game, after this hand
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayedGame:
+    n: int
+    first_hand: int
+    last_hand: int
+    finished: bool
+    winners: tuple[Seat, ...]
+    how: GameEndHow | None
+    adjustments: Deltas
+    adjustment_steps: tuple[Msg, ...]
+    totals: Deltas
+
+
+@dataclass(frozen=True, kw_only=True)
+class Transfer:
+    payer: Seat
+    payee: Seat
+    amount: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class SessionResult:
+    doc: SessionDoc
+    hands: tuple[PlayedHand, ...]
+    games: tuple[PlayedGame, ...]
+    totals: Deltas
+    games_won: tuple[int, ...]
+    settle_up: tuple[Transfer, ...]
+
+
+def _add(a: Sequence[int], b: Sequence[int]) -> Deltas:
+    return tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+def session_replay(doc: SessionDoc) -> SessionResult:
+    """Play every hand of a parsed document in order."""
+    players = len(doc.players)
+    zero: Deltas = (0,) * players
+    table = doc.variant.new_table(doc.options, players)
+    hands: list[PlayedHand] = []
+    games: list[PlayedGame] = []
+
+    game_n, game_first, hand_in_game, scored_in_game = 1, 1, 0, 0
+    game_totals = zero
+    next_dealer: Seat = 0
+    for hand in doc.hands:
+        hand_in_game += 1
+        ctx = Context(
+            players=players,
+            hand_in_game=hand_in_game,
+            scored_in_game=scored_in_game,
+            game_totals=game_totals,
+            default_dealer=next_dealer,
+        )
+        result = table.play(hand, ctx)
+        if len(result.deltas) != players:
+            raise AssertionError(f"hand {hand.n}: {len(result.deltas)} deltas for {players} seats")
+        if doc.variant.zero_sum:
+            check_zero_sum(result.deltas, f"hand {hand.n}")
+        game_totals = _add(game_totals, result.deltas)
+        if result.status is HandStatus.SCORED:
+            scored_in_game += 1
+        if result.next_dealer is not None:
+            next_dealer = result.next_dealer
+        hands.append(PlayedHand(n=hand.n, game=game_n, result=result, totals=game_totals))
+
+        end = result.game_end
+        if end is not None:
+            adjustments = end.adjustments or zero
+            if doc.variant.zero_sum:
+                check_zero_sum(adjustments, f"game {game_n} adjustments")
+            games.append(
+                PlayedGame(
+                    n=game_n,
+                    first_hand=game_first,
+                    last_hand=hand.n,
+                    finished=True,
+                    winners=tuple(sorted(end.winners)),
+                    how=end.how,
+                    adjustments=adjustments,
+                    adjustment_steps=end.adjustment_steps,
+                    totals=_add(game_totals, adjustments),
+                )
+            )
+            game_n, game_first, hand_in_game, scored_in_game = game_n + 1, hand.n + 1, 0, 0
+            game_totals = zero
+
+    if hand_in_game:
+        games.append(
+            PlayedGame(
+                n=game_n,
+                first_hand=game_first,
+                last_hand=doc.hands[-1].n,
+                finished=False,
+                winners=(),
+                how=None,
+                adjustments=zero,
+                adjustment_steps=(),
+                totals=game_totals,
+            )
+        )
+
+    totals = zero
+    for game in games:
+        totals = _add(totals, game.totals)
+    games_won = tuple(sum(1 for g in games if g.finished and seat in g.winners) for seat in range(players))
+    unit_value = getattr(doc.options, "unit_value", 1)
+    settle_up = settle_up_transfers(totals, unit_value=unit_value) if doc.variant.zero_sum else ()
+    return SessionResult(
+        doc=doc,
+        hands=tuple(hands),
+        games=tuple(games),
+        totals=totals,
+        games_won=games_won,
+        settle_up=settle_up,
+    )
+
+
+def settle_up_transfers(totals: Sequence[int], *, unit_value: int = 1) -> tuple[Transfer, ...]:
+    """The fewest transfers that clear zero-sum totals.
+
+    With k seats owed or owing, the minimum is k minus the largest number of
+    groups the balances split into that each sum to zero; with 3 or 4 players
+    trying every split is instant. Within a group that has no smaller zero-sum
+    part, paying the largest debt to the largest credit takes k − 1 transfers.
+    """
+    balances = {seat: value * unit_value for seat, value in enumerate(totals) if value}
+    if sum(balances.values()) != 0:
+        raise AssertionError(f"settle-up needs zero-sum totals, got {list(totals)}")
+    transfers: list[Transfer] = []
+    for group in _zero_sum_groups(tuple(balances), balances):
+        left = {seat: balances[seat] for seat in group}
+        while any(left.values()):
+            payer = min(left, key=lambda s: (left[s], s))
+            payee = max(left, key=lambda s: (left[s], -s))
+            amount = min(-left[payer], left[payee])
+            transfers.append(Transfer(payer=payer, payee=payee, amount=amount))
+            left[payer] += amount
+            left[payee] -= amount
+    return tuple(sorted(transfers, key=lambda t: (t.payer, t.payee)))
+
+
+def _zero_sum_groups(seats: tuple[Seat, ...], balances: dict[Seat, int]) -> list[tuple[Seat, ...]]:
+    """Split `seats` into the most groups that each sum to zero (exhaustive; fine for a table)."""
+    if not seats:
+        return []
+    first, rest = seats[0], seats[1:]
+    best: list[tuple[Seat, ...]] = []
+    for size in range(len(rest) + 1):
+        for others in combinations(rest, size):
+            group = (first, *others)
+            if sum(balances[s] for s in group):
+                continue
+            remaining = tuple(s for s in rest if s not in others)
+            candidate = [group, *_zero_sum_groups(remaining, balances)]
+            if len(candidate) > len(best):
+                best = candidate
+    return best
+
+
+def session_settle(raw: Any, *, lang: str = Lang.ZH) -> dict[str, Any]:
+    """Parse, replay and render: the results document for a session document."""
+    return results_document(session_replay(document_parse(raw, variants=VARIANTS)), lang=lang)
+
+
+def results_document(result: SessionResult, *, lang: str = Lang.ZH) -> dict[str, Any]:
+    doc = result.doc
+    return {
+        "variant": doc.variant.key,
+        "options": options_dump(doc.options),
+        "players": list(doc.players),
+        "unit": doc.variant.unit,
+        "hands": [_hand_document(hand, doc, lang) for hand in result.hands],
+        "games": [_game_document(game, lang) for game in result.games],
+        "totals": list(result.totals),
+        "games_won": list(result.games_won),
+        "settle_up": [{"from": t.payer, "to": t.payee, "amount": t.amount} for t in result.settle_up],
+    }
+
+
+def _hand_document(hand: PlayedHand, doc: SessionDoc, lang: str) -> dict[str, Any]:
+    r = hand.result
+    out: dict[str, Any] = {
+        "n": hand.n,
+        "game": hand.game,
+        "status": str(r.status),
+        "dealer": r.dealer,
+        "declarer": r.declarer,
+        "outcome": r.outcome,
+        "tags": list(r.tags),
+        "declarer_won": r.declarer_won,
+        "deltas": list(r.deltas),
+        "totals": list(hand.totals),
+        "steps": [render(step, lang) for step in r.steps],
+        "next_dealer": r.next_dealer,
+    }
+    if doc.variant.has_levels:
+        out["levels"] = list(r.levels or ())
+        out["next_declarer"] = r.next_dealer
+    return out
+
+
+def _game_document(game: PlayedGame, lang: str) -> dict[str, Any]:
+    return {
+        "n": game.n,
+        "first_hand": game.first_hand,
+        "last_hand": game.last_hand,
+        "finished": game.finished,
+        "winners": list(game.winners),
+        "how": str(game.how) if game.how else None,
+        "adjustments": list(game.adjustments),
+        "adjustment_steps": [render(step, lang) for step in game.adjustment_steps],
+        "totals": list(game.totals),
+    }
