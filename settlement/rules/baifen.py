@@ -329,6 +329,9 @@ class RegionalTable:
             if o.kou_mode is KouMode.GAME:
                 instant = False
                 steps.append(Msg(key="baifen.kou_game"))
+            elif bid == DECK_POINTS and o.bid100 is KouMode.GAME:
+                instant = False
+                steps.append(Msg(key="baifen.bid100_lost"))
         else:
             if made:
                 outcome = Outcome.MADE

@@ -8,6 +8,8 @@ the hand.
 
 from __future__ import annotations
 
+import datetime
+
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -187,6 +189,11 @@ def document_parse(raw: Any, *, variants: Mapping[str, Variant]) -> SessionDoc:
     for key in ("date", "venue"):
         if key in raw and raw[key] is not None and not isinstance(raw[key], str):
             raise RulesError("value.not_text", field=key)
+    if raw.get("date") is not None:
+        try:
+            datetime.date.fromisoformat(raw["date"])
+        except ValueError:
+            raise RulesError("value.not_date", field="date") from None
 
     hands_raw = raw["hands"]
     if not isinstance(hands_raw, list):

@@ -1,0 +1,357 @@
+"""打百分: every row of rules/baifen.md, worked by hand from the rule text."""
+
+from __future__ import annotations
+
+import pytest
+
+from settlement.rules.base import RulesError
+
+from .helpers import settle, settle_hand
+
+A, B = (0, 2), (1, 3)
+
+
+def team_scores(deltas: list[int]) -> tuple[int, int]:
+    """(team A, team B) from per-seat deltas, checking both seats of a team agree."""
+    assert deltas[0] == deltas[2] and deltas[1] == deltas[3]
+    return deltas[0], deltas[1]
+
+
+# Declarer seat 0 (team A), dealer 0 (place 0): (variant, bid, captured, kou, forced, options) -> (A, B, outcome, tags)
+REGIONAL_HANDS = [
+    # 本溪 clean table 80→100, 85→100, 90→200, 95→200, 100→300
+    ("benxi", 80, 0, None, {}, (100, 0, "made", ["成", "清"])),
+    ("benxi", 85, 0, None, {}, (100, 0, "made", ["成", "清"])),
+    ("benxi", 90, 0, None, {}, (200, 0, "made", ["成", "清"])),
+    ("benxi", 95, 0, None, {}, (200, 0, "made", ["成", "清"])),
+    ("benxi", 100, 0, None, {}, (300, 0, "made", ["成", "清"])),
+    # made with points: +bid, capture scores what it took
+    ("benxi", 80, 20, None, {}, (80, 20, "made", ["成"])),
+    ("benxi", 95, 5, None, {}, (95, 5, "made", ["成"])),
+    # exactly 100 is made by default
+    ("benxi", 80, 20, None, {}, (80, 20, "made", ["成"])),
+    # broken: −bid; 100 broken → −200; capture ≥ 50 counts 100 (翻倍)
+    ("benxi", 85, 20, None, {}, (-85, 20, "broken", ["破"])),
+    ("benxi", 100, 5, None, {}, (-200, 5, "broken", ["破"])),
+    ("benxi", 80, 50, None, {}, (-80, 100, "broken", ["破", "翻倍"])),
+    ("benxi", 80, 45, None, {}, (-80, 45, "broken", ["破"])),
+    # 本溪 抠: capture +200 for any kind; declarer broken table else −bid, made or not
+    ("benxi", 80, 0, "side", {}, (-80, 200, "kou", ["抠手"])),
+    ("benxi", 90, 10, "trump", {}, (-90, 200, "kou", ["抠底"])),
+    ("benxi", 100, 0, "joker", {}, (-200, 200, "kou", ["抠底"])),
+    # 抚顺: clean 100→200 only; broken 100→−300; 抠 100/200/300
+    ("fushun", 85, 0, None, {}, (85, 0, "made", ["成"])),
+    ("fushun", 100, 0, None, {}, (200, 0, "made", ["成", "清"])),
+    ("fushun", 100, 10, None, {}, (-300, 10, "broken", ["破"])),
+    ("fushun", 90, 30, "side", {}, (-90, 100, "kou", ["抠手"])),
+    ("fushun", 90, 30, "trump", {}, (-90, 200, "kou", ["抠底"])),
+    ("fushun", 90, 30, "joker", {}, (-90, 300, "kou", ["抠底"])),
+    ("fushun", 100, 0, "joker", {}, (-300, 300, "kou", ["抠底"])),
+    # 沈阳: clean 90→100, 95→150, 100→200; 80/85 clean score the bid; 王抠 declarer −200
+    ("shenyang", 80, 0, None, {}, (80, 0, "made", ["成"])),
+    ("shenyang", 85, 0, None, {}, (85, 0, "made", ["成"])),
+    ("shenyang", 90, 0, None, {}, (100, 0, "made", ["成", "清"])),
+    ("shenyang", 95, 0, None, {}, (150, 0, "made", ["成", "清"])),
+    ("shenyang", 100, 0, None, {}, (200, 0, "made", ["成", "清"])),
+    ("shenyang", 100, 15, None, {}, (-200, 15, "broken", ["破"])),
+    ("shenyang", 85, 10, "side", {}, (-85, 100, "kou", ["抠手"])),
+    ("shenyang", 85, 10, "trump", {}, (-85, 200, "kou", ["抠底"])),
+    ("shenyang", 85, 10, "joker", {}, (-200, 300, "kou", ["抠底"])),
+    ("shenyang", 100, 10, "trump", {}, (-200, 200, "kou", ["抠底"])),
+    # options
+    ("benxi", 80, 20, None, {"exact_hundred": "broken"}, (-80, 20, "broken", ["破"])),
+    ("benxi", 80, 15, None, {"exact_hundred": "broken"}, (80, 15, "made", ["成"])),
+    ("benxi", 100, 0, None, {"exact_hundred": "broken"}, (300, 0, "made", ["成", "清"])),
+    ("benxi", 80, 40, None, {"fanbei": 40}, (-80, 100, "broken", ["破", "翻倍"])),
+    ("benxi", 90, 0, None, {"clean": {"90": 150}}, (150, 0, "made", ["成", "清"])),
+    ("benxi", 80, 0, None, {"clean": {"90": 150}}, (80, 0, "made", ["成"])),
+    ("benxi", 85, 30, None, {"broken": {"85": -170}}, (-170, 30, "broken", ["破"])),
+    ("benxi", 85, 30, "side", {"kou_award": {"side": 50, "trump": 60, "joker": 70}}, (-85, 50, "kou", ["抠手"])),
+    ("benxi", 85, 0, "trump", {"kou_penalty": {"trump": -10}}, (-10, 200, "kou", ["抠底"])),
+]
+
+
+@pytest.mark.parametrize(("region", "bid", "captured", "kou", "options", "expected"), REGIONAL_HANDS)
+def test_it_scores_a_regional_hand_by_the_tables(region, bid, captured, kou, options, expected):
+    hand = {"dealer": 0, "declarer": 0, "bid": bid, "captured": captured}
+    if kou:
+        hand["kou"] = kou
+    result = settle_hand(f"baifen.{region}", hand, options=options or None)
+    a, b, outcome, tags = expected
+    assert team_scores(result["deltas"]) == (a, b)
+    assert result["outcome"] == outcome
+    assert result["tags"] == tags
+    assert result["declarer_won"] is (outcome == "made")
+
+
+def test_it_mirrors_the_figures_when_team_b_declares():
+    result = settle_hand("baifen.benxi", {"dealer": 1, "declarer": 1, "bid": 85, "captured": 20})
+    assert result["deltas"] == [20, -85, 20, -85]
+
+
+def test_a_forced_benxi_declarer_scores_the_forced_clean_table():
+    # 4th place (dealer 1 → declarer 0 is place 3), three passed: 90 clean scores 100, not 200.
+    result = settle_hand("baifen.benxi", {"dealer": 1, "declarer": 0, "bid": 90, "captured": 0, "forced": True})
+    assert team_scores(result["deltas"]) == (100, 0)
+    assert result["tags"] == ["成", "清"]
+    # 95 is not in clean_forced, so the ordinary clean table applies.
+    result = settle_hand("baifen.benxi", {"dealer": 1, "declarer": 0, "bid": 95, "captured": 0, "forced": True})
+    assert team_scores(result["deltas"]) == (200, 0)
+
+
+def test_a_forced_fushun_80_scores_the_bid():
+    result = settle_hand("baifen.fushun", {"dealer": 0, "declarer": 0, "bid": 80, "captured": 0, "forced": True})
+    assert team_scores(result["deltas"]) == (80, 0)
+
+
+# (variant, dealer, declarer, bid, forced) that the bidding rules allow
+ALLOWED_BIDS = [
+    ("benxi", 0, 0, 80, False),
+    ("benxi", 0, 1, 80, False),
+    ("benxi", 0, 2, 85, False),
+    ("benxi", 0, 3, 85, False),
+    ("benxi", 1, 0, 90, True),
+    ("benxi", 0, 3, 100, True),
+    ("fushun", 0, 0, 85, False),
+    ("fushun", 0, 2, 100, False),
+    ("fushun", 2, 2, 80, True),
+    ("shenyang", 0, 3, 80, False),
+    ("shenyang", 0, 2, 100, False),
+]
+
+
+@pytest.mark.parametrize(("region", "dealer", "declarer", "bid", "forced"), ALLOWED_BIDS)
+def test_it_accepts_a_bid_the_region_allows(region, dealer, declarer, bid, forced):
+    hand = {"dealer": dealer, "declarer": declarer, "bid": bid, "captured": 0}
+    if forced:
+        hand["forced"] = True
+    assert settle_hand(f"baifen.{region}", hand)["status"] == "scored"
+
+
+# (variant, dealer, declarer, bid, forced, field, code)
+REFUSED_BIDS = [
+    ("benxi", 0, 0, 75, False, "bid", "bid.out_of_range"),
+    ("benxi", 0, 0, 105, False, "bid", "bid.out_of_range"),
+    ("benxi", 0, 0, 82, False, "bid", "bid.out_of_range"),
+    ("benxi", 0, 2, 80, False, "bid", "bid.place_minimum"),
+    ("benxi", 0, 3, 80, False, "bid", "bid.place_minimum"),
+    ("benxi", 1, 0, 80, False, "bid", "bid.place_minimum"),
+    ("benxi", 0, 2, 90, True, "forced", "forced.place"),
+    ("benxi", 0, 0, 90, True, "forced", "forced.place"),
+    ("benxi", 1, 0, 85, True, "bid", "forced.bid"),
+    ("fushun", 0, 0, 80, False, "bid", "bid.forced_only"),
+    ("fushun", 0, 1, 80, True, "forced", "forced.place"),
+    ("fushun", 0, 0, 85, True, "bid", "forced.bid"),
+    ("fushun", 0, 0, 75, True, "bid", "bid.out_of_range"),
+    ("shenyang", 0, 0, 75, False, "bid", "bid.out_of_range"),
+    ("shenyang", 0, 0, 90, True, "forced", "forced.not_allowed"),
+]
+
+
+@pytest.mark.parametrize(("region", "dealer", "declarer", "bid", "forced", "field", "code"), REFUSED_BIDS)
+def test_it_rejects_a_bid_the_region_forbids(region, dealer, declarer, bid, forced, field, code):
+    hand = {"dealer": dealer, "declarer": declarer, "bid": bid, "captured": 0}
+    if forced:
+        hand["forced"] = True
+    with pytest.raises(RulesError) as caught:
+        settle(f"baifen.{region}", [{"dealer": 0, "declarer": 0, "bid": 100, "captured": 0}, hand])
+    assert (caught.value.hand, caught.value.field, caught.value.code) == (2, field, code)
+
+
+@pytest.mark.parametrize(
+    ("region", "reason", "allowed"),
+    [
+        ("benxi", "all_pass", True),
+        ("benxi", "no_trump_no_points", True),
+        ("benxi", "misdeal", True),
+        ("fushun", "all_pass", False),
+        ("fushun", "no_trump_no_points", False),
+        ("fushun", "misdeal", True),
+        ("shenyang", "all_pass", False),
+        ("shenyang", "no_trump_no_points", True),
+        ("shenyang", "misdeal", True),
+    ],
+)
+def test_redeal_reasons_follow_the_region(region, reason, allowed):
+    hands = [{"redeal": reason}]
+    if allowed:
+        result = settle(f"baifen.{region}", hands)["hands"][0]
+        assert (result["status"], result["outcome"], result["declarer"], result["deltas"]) == (
+            "redeal",
+            "redeal",
+            None,
+            [0, 0, 0, 0],
+        )
+        assert result["declarer_won"] is None
+    else:
+        with pytest.raises(RulesError) as caught:
+            settle(f"baifen.{region}", hands)
+        assert (caught.value.hand, caught.value.field) == (1, "redeal")
+
+
+def test_the_deal_passes_to_the_next_seat_and_an_entered_dealer_wins():
+    hands = [
+        {"declarer": 0, "bid": 80, "captured": 20},
+        {"redeal": "all_pass"},
+        {"declarer": 3, "bid": 85, "captured": 0},
+        {"dealer": 0, "declarer": 0, "bid": 80, "captured": 20},
+        {"declarer": 1, "bid": 80, "captured": 20},
+    ]
+    dealers = [(h["dealer"], h["next_dealer"]) for h in settle("baifen.benxi", hands)["hands"]]
+    assert dealers == [(0, 1), (1, 2), (2, 3), (0, 1), (1, 2)]
+
+
+# Whole 盘s, worked from "The 盘: 出锅 and 后门走" (target 205 unless given).
+def _hand(declarer, bid, captured, **extra):
+    return {"dealer": declarer, "declarer": declarer, "bid": bid, "captured": captured, **extra}
+
+
+GAME_ENDS = [
+    # 出锅: A 90 clean = 200 (< 205, plays on), then +80 = 280 ≥ 205
+    ("target", [_hand(0, 90, 0), _hand(0, 80, 20)], {}, {"winners": [0, 2], "how": "target", "last_hand": 2}),
+    # A: −85 −85 −85 = −255 ≤ −205, B: 20+20+20 = 60 → 后门走, B wins
+    ("backdoor", [_hand(0, 85, 20)] * 3, {}, {"winners": [1, 3], "how": "backdoor", "last_hand": 3}),
+    # both ≥ target and equal: play on. target 100: A 80 c 20 → 80 : 20;
+    # B 80 c 20 → 100 : 100, play on; then A 80 c 20 → 180 : 120 → A wins.
+    (
+        "tie_target",
+        [_hand(0, 80, 20), _hand(1, 80, 20), _hand(0, 80, 20)],
+        {"target": 100},
+        {"winners": [0, 2], "how": "target", "last_hand": 3},
+    ),
+    # both ≤ −target and equal: play on. Only reachable when a 抠 costs both teams, so a club table with a
+    # negative award: target 100, 抠手 → capture −50, declarer −50: −50 : −50, then −100 : −100 → play on;
+    # then A 80 c 20 → −20 : −80, not ended.
+    (
+        "tie_backdoor",
+        [_hand(0, 85, 0, kou="side"), _hand(1, 85, 0, kou="side"), _hand(0, 80, 20)],
+        {"target": 100, "kou_penalty": {"side": -50}, "kou_award": {"side": -50, "trump": 0, "joker": 0}},
+        None,
+    ),
+    # kou_mode "game": a 抠 ends the 盘 at once, lost by the declarer team
+    ("kou_game", [_hand(1, 80, 0, kou="trump")], {"kou_mode": "game"}, {"winners": [0, 2], "how": "instant", "last_hand": 1}),
+    # bid100 "game": made 100 wins at once; broken loses at once; a 抠'd 100 loses
+    ("bid100_made", [_hand(0, 100, 0)], {"bid100": "game", "target": 500}, {"winners": [0, 2], "how": "instant", "last_hand": 1}),
+    ("bid100_broken", [_hand(0, 100, 10)], {"bid100": "game"}, {"winners": [1, 3], "how": "instant", "last_hand": 1}),
+    ("bid100_kou", [_hand(1, 100, 0, kou="side")], {"bid100": "game"}, {"winners": [0, 2], "how": "instant", "last_hand": 1}),
+]
+
+
+@pytest.mark.parametrize(("name", "hands", "options", "expected"), GAME_ENDS, ids=[g[0] for g in GAME_ENDS])
+def test_a_pot_ends_as_the_rules_say(name, hands, options, expected):
+    results = settle("baifen.benxi", hands, options=options or None)
+    first = results["games"][0]
+    if expected is None:
+        assert first["finished"] is False and first["winners"] == [] and first["how"] is None
+        assert len(results["games"]) == 1
+    else:
+        assert first["finished"] is True
+        assert {k: first[k] for k in expected} == expected
+
+
+def test_the_hand_after_a_pot_ends_starts_a_new_pot_from_zero():
+    results = settle("baifen.benxi", [_hand(0, 100, 0), _hand(1, 80, 20)])
+    assert [h["game"] for h in results["hands"]] == [1, 2]
+    assert results["hands"][1]["totals"] == [20, 80, 20, 80]
+    assert results["totals"] == [320, 80, 320, 80]
+    assert results["games_won"] == [1, 0, 1, 0]
+    assert results["games"][1]["finished"] is False
+
+
+def test_the_higher_total_wins_when_both_reach_the_target():
+    # target 20: A 80 c 20 → 80 : 20, both ≥ 20 and unequal → the higher (A) wins.
+    results = settle("baifen.benxi", [_hand(0, 80, 20)], options={"target": 20})
+    assert results["games"][0]["winners"] == [0, 2]
+    assert results["games"][0]["how"] == "target"
+
+
+# classic: declarer 0; (bid, captured, kou_di, partner, options) -> (deltas, outcome)
+CLASSIC_HANDS = [
+    # 2 v 2, made with points: m 1
+    (60, 35, False, 2, {}, ([1, -1, 1, -1], "made")),
+    # captured = 100 − bid is broken by default
+    (60, 40, False, 2, {}, ([-1, 1, -1, 1], "broken")),
+    (60, 40, False, 2, {"exact_hundred": "made"}, ([1, -1, 1, -1], "made")),
+    (60, 45, False, 2, {"exact_hundred": "made"}, ([-1, 1, -1, 1], "broken")),
+    # clean: m 2
+    (45, 0, False, 1, {}, ([2, 2, -2, -2], "made")),
+    # made but the last trick lost: declarer side loses at 2
+    (70, 10, True, 3, {}, ([-2, 2, 2, -2], "kou")),
+    # broken with kou_di: 2
+    (70, 50, True, 2, {}, ([-2, 2, -2, 2], "broken")),
+    # 1 v 3: ±3A
+    (50, 20, False, None, {}, ([3, -1, -1, -1], "made")),
+    (50, 60, False, None, {}, ([-3, 1, 1, 1], "broken")),
+    (50, 0, False, None, {}, ([6, -2, -2, -2], "made")),
+    # bid 100: 8 whatever the outcome
+    (100, 0, False, 2, {}, ([8, -8, 8, -8], "made")),
+    (100, 5, False, 2, {}, ([-8, 8, -8, 8], "broken")),
+    (100, 0, True, None, {}, ([-24, 8, 8, 8], "kou")),
+    # stake multiplies
+    (60, 35, False, 2, {"stake": 5}, ([5, -5, 5, -5], "made")),
+    (50, 0, False, None, {"stake": 3}, ([18, -6, -6, -6], "made")),
+]
+
+
+@pytest.mark.parametrize(("bid", "captured", "kou_di", "partner", "options", "expected"), CLASSIC_HANDS)
+def test_it_settles_a_classic_hand(bid, captured, kou_di, partner, options, expected):
+    hand = {"declarer": 0, "bid": bid, "captured": captured, "partner": partner}
+    if kou_di:
+        hand["kou_di"] = True
+    result = settle_hand("baifen.classic", hand, options=options or None)
+    deltas, outcome = expected
+    assert (result["deltas"], result["outcome"]) == (deltas, outcome)
+    assert result["declarer_won"] is (outcome == "made")
+
+
+@pytest.mark.parametrize(
+    ("hand", "field"),
+    [
+        ({"declarer": 0, "bid": 40, "captured": 0, "partner": 1}, "bid"),
+        ({"declarer": 0, "bid": 105, "captured": 0, "partner": 1}, "bid"),
+        ({"declarer": 0, "bid": 60, "captured": 0, "partner": 0}, "partner"),
+        ({"declarer": 0, "bid": 60, "captured": 105, "partner": 1}, "captured"),
+        ({"declarer": 0, "bid": 60, "captured": 0}, "partner"),
+        ({"declarer": 0, "bid": 60, "captured": 0, "partner": 4}, "partner"),
+        ({"declarer": 0, "bid": 60, "partner": 1}, "captured"),
+        ({"declarer": 0, "bid": 60, "captured": 0, "partner": 1, "kou": "side"}, "kou"),
+    ],
+)
+def test_it_rejects_a_bad_classic_hand(hand, field):
+    with pytest.raises(RulesError) as caught:
+        settle("baifen.classic", [hand])
+    assert (caught.value.hand, caught.value.field) == (1, field)
+
+
+def test_a_higher_min_bid_refuses_lower_bids():
+    with pytest.raises(RulesError) as caught:
+        settle("baifen.classic", [{"declarer": 0, "bid": 50, "captured": 0, "partner": 1}], options={"min_bid": 60})
+    assert caught.value.field == "bid"
+
+
+def test_the_classic_game_never_ends_and_settles_up_in_money():
+    hands = [
+        {"declarer": 0, "bid": 50, "captured": 0, "partner": None},  # [6, −2, −2, −2]
+        {"declarer": 1, "bid": 60, "captured": 10, "partner": 2},  # [−1, 1, 1, −1]
+    ]
+    results = settle("baifen.classic", hands, options={"unit_value": 10})
+    assert results["totals"] == [5, -1, -1, -3]
+    assert results["games"] == [
+        {
+            "n": 1,
+            "first_hand": 1,
+            "last_hand": 2,
+            "finished": False,
+            "winners": [],
+            "how": None,
+            "adjustments": [0, 0, 0, 0],
+            "adjustment_steps": [],
+            "totals": [5, -1, -1, -3],
+        }
+    ]
+    # three debtors pay the one creditor: 3 transfers, in money
+    assert results["settle_up"] == [
+        {"from": 1, "to": 0, "amount": 10},
+        {"from": 2, "to": 0, "amount": 10},
+        {"from": 3, "to": 0, "amount": 30},
+    ]

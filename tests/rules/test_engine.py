@@ -1,0 +1,168 @@
+"""The engine's shared machinery: the document, errors, messages, settle-up, purity."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from settlement.rules import session_settle
+from settlement.rules.base import RulesError
+from settlement.rules.registry import VARIANTS
+from settlement.rules.session import settle_up_transfers
+
+from ..conftest import ROOT, SHARED_GOLDEN
+from .helpers import document, settle
+
+RULES_DIR = ROOT / "settlement" / "rules"
+
+
+def test_the_engine_never_imports_django():
+    for path in RULES_DIR.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            assert not any(name.split(".")[0] == "django" for name in names), f"{path.name} imports django"
+
+
+BENXI_HAND = {"declarer": 0, "bid": 80, "captured": 20}
+
+
+@pytest.mark.parametrize(
+    ("doc", "hand", "field", "code"),
+    [
+        ([], None, "document", "document.not_object"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"]}, None, "hands", "field.required"),
+        ({"variant": "nope", "players": ["a", "b", "c", "d"], "hands": []}, None, "variant", "variant.unknown"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c"], "hands": []}, None, "players", "players.count"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "a"], "hands": []}, None, "players", "players.duplicate"),
+        ({"variant": "baifen.benxi", "players": ["a", "", "c", "d"], "hands": []}, None, "players[1]", "players.name"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [], "extra": 1}, None, "extra", "field.unknown"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": {}}, None, "hands", "value.not_list"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [], "date": "30/11"}, None, "date", "value.not_date"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [], "options": {"target": 0}}, None, "options.target", "option.invalid"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [], "options": {"x": 1}}, None, "options.x", "option.unknown"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [], "options": {"kou_award": {"side": 1}}}, None, "options.kou_award.trump", "option.invalid"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [], "options": {"clean": {"x": 1}}}, None, "options.clean.x", "option.invalid"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [], "options": {"kou_mode": "all"}}, None, "options.kou_mode", "option.invalid"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [BENXI_HAND, 3]}, 2, "hand", "value.not_object"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{"declarer": 0, "bid": 80}]}, 1, "captured", "field.required"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{"declarer": 0, "captured": 0}]}, 1, "bid", "field.required"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{"bid": 80, "captured": 0}]}, 1, "declarer", "field.required"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{**BENXI_HAND, "captured": 12}]}, 1, "captured", "points.not_multiple_of_5"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{**BENXI_HAND, "captured": 110}]}, 1, "captured", "points.over_deck"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{**BENXI_HAND, "kou": "ace"}]}, 1, "kou", "value.not_choice"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{**BENXI_HAND, "forced": 1}]}, 1, "forced", "value.not_bool"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{**BENXI_HAND, "partner": 1}]}, 1, "partner", "field.unknown"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{"redeal": "misdeal", "bid": 80}]}, 1, "bid", "field.not_on_redeal"),
+        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{"redeal": "tired"}]}, 1, "redeal", "value.not_choice"),
+    ],
+)
+def test_it_rejects_a_bad_document_naming_the_hand_and_the_field(doc, hand, field, code):
+    with pytest.raises(RulesError) as caught:
+        session_settle(doc)
+    assert (caught.value.hand, caught.value.field, caught.value.code) == (hand, field, code)
+
+
+def test_an_error_reads_in_both_languages():
+    with pytest.raises(RulesError) as caught:
+        settle("baifen.benxi", [BENXI_HAND, {"dealer": 0, "declarer": 2, "bid": 80, "captured": 0}])
+    assert caught.value.describe("en") == "hand 2: bid: Benxi place 2 must bid at least 85"
+    assert caught.value.describe("zh-Hans") == "hand 2: bid: 本溪第 2 位叫分至少 85"
+
+
+def test_steps_come_in_the_language_asked_for():
+    hand = {"declarer": 1, "bid": 85, "captured": 20}
+    assert settle("baifen.benxi", [hand])["hands"][0]["steps"][0] == "叫分 85 + 抓分 20 = 105 > 100：破"
+    assert settle("baifen.benxi", [hand], lang="en")["hands"][0]["steps"][0] == "bid 85 + captured 20 = 105 > 100: broken"
+
+
+def test_the_results_carry_every_field_the_reference_names():
+    results = settle("baifen.benxi", [BENXI_HAND])
+    assert list(results) == ["variant", "options", "players", "unit", "hands", "games", "totals", "games_won", "settle_up"]
+    hand_keys = {"n", "game", "status", "dealer", "declarer", "outcome", "tags", "declarer_won", "deltas", "totals", "steps", "next_dealer"}
+    assert hand_keys <= set(results["hands"][0])
+    assert {"n", "first_hand", "last_hand", "finished", "winners", "how", "adjustments", "totals"} <= set(results["games"][0])
+    assert results["unit"] == "分"
+
+
+def test_options_are_resolved_in_full_and_an_override_replaces_a_whole_table():
+    options = settle("baifen.benxi", [], options={"clean": {"90": 150}})["options"]
+    assert options["clean"] == {"90": 150}
+    assert options["target"] == 205
+    assert options["kou_award"] == {"side": 200, "trump": 200, "joker": 200}
+
+
+def test_an_empty_session_has_no_games():
+    assert settle("baifen.benxi", [])["games"] == []
+
+
+@pytest.mark.parametrize(
+    ("totals", "expected"),
+    [
+        ([0, 0, 0, 0], []),
+        ([5, -5, 0, 0], [(1, 0, 5)]),
+        # two pairs that clear each other: 2 transfers, not 3
+        ([5, -5, 7, -7], [(1, 0, 5), (3, 2, 7)]),
+        ([10, -3, -3, -4], [(1, 0, 3), (2, 0, 3), (3, 0, 4)]),
+        ([6, 4, -5, -5], [(2, 0, 5), (3, 0, 1), (3, 1, 4)]),
+        ([4, -2, -2], [(1, 0, 2), (2, 0, 2)]),
+    ],
+)
+def test_settle_up_uses_the_fewest_transfers(totals, expected):
+    transfers = [(t.payer, t.payee, t.amount) for t in settle_up_transfers(totals)]
+    assert transfers == expected
+
+
+def test_settle_up_is_in_money():
+    assert [(t.payer, t.payee, t.amount) for t in settle_up_transfers([3, -3], unit_value=20)] == [(1, 0, 60)]
+
+
+def test_every_registered_variant_has_a_name_in_both_languages_and_a_unit():
+    for key, variant in VARIANTS.items():
+        assert variant.key == key
+        assert variant.name["zh-Hans"] and variant.name["en"] and variant.unit
+
+
+def _settle_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "manage.py", "settle", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+    )
+
+
+def test_settle_reproduces_the_benxi_example_from_a_file():
+    case = json.loads((SHARED_GOLDEN / "baifen-benxi-example.json").read_text(encoding="utf-8"))
+    proc = _settle_cli("-", stdin=json.dumps(case["input"], ensure_ascii=False))
+    assert proc.returncode == 0, proc.stderr
+    results = json.loads(proc.stdout)
+    assert results["totals"] == [315, 230, 315, 230]
+    assert [g["winners"] for g in results["games"]] == [[1, 3], [0, 2]]
+
+
+def test_settle_prints_the_reason_and_exits_2_on_bad_input(tmp_path: Path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(document("baifen.benxi", [BENXI_HAND, {"declarer": 0, "bid": 80}])), encoding="utf-8")
+    proc = _settle_cli(str(path), "--lang", "en")
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "hand 2: captured: is required"
+    assert proc.stdout == ""
+
+
+def test_settle_refuses_text_that_is_not_json():
+    proc = _settle_cli("-", stdin="{not json")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("document: json:")
