@@ -39,7 +39,6 @@ from .base import (
     HandStatus,
     Msg,
     RedealReason,
-    RulesError,
     Seat,
     Variant,
     team_deltas,
@@ -86,11 +85,21 @@ parse_next_dealer = parse_choice(["next_seat"])
 
 @dataclass(frozen=True, kw_only=True)
 class RegionalOptions:
-    target: int = option(205, "盘分: a team at or above it wins the 盘 (出锅), at or below minus it loses (后门走)", parse_int(low=5, step=5))
+    target: int = option(
+        205,
+        "盘分: a team at or above it wins the 盘 (出锅), at or below minus it loses (后门走)",
+        parse_int(low=5, step=5),
+    )
     fanbei: int = option(50, "翻倍: captured points at or above this count as 100", parse_int(low=5, high=100, step=5))
-    clean: Mapping[int, int] = option(frozen_map(), "score of a made bid with nothing captured, by bid", parse_bid_table())
-    clean_forced: Mapping[int, int] = option(frozen_map(), "laid over `clean` when the declarer was forced", parse_bid_table())
-    broken: Mapping[int, int] = option(frozen_map(), "score of a broken bid, by bid (else minus the bid)", parse_bid_table())
+    clean: Mapping[int, int] = option(
+        frozen_map(), "score of a made bid with nothing captured, by bid", parse_bid_table()
+    )
+    clean_forced: Mapping[int, int] = option(
+        frozen_map(), "laid over `clean` when the declarer was forced", parse_bid_table()
+    )
+    broken: Mapping[int, int] = option(
+        frozen_map(), "score of a broken bid, by bid (else minus the bid)", parse_bid_table()
+    )
     kou_award: Mapping[str, int] = option(
         frozen_map(side=200, trump=200, joker=200),
         "capture team's score for 抠 with a side card / trump / joker",
@@ -101,9 +110,13 @@ class RegionalOptions:
         "declarer team's score for 抠 by kind (else the broken score)",
         parse_keyed_ints(KOU_KINDS, all_required=False),
     )
-    kou_mode: KouMode = option(KouMode.POINTS, '"game": a 抠 also ends the 盘, lost by the declarer team', parse_enum(KouMode))
+    kou_mode: KouMode = option(
+        KouMode.POINTS, '"game": a 抠 also ends the 盘, lost by the declarer team', parse_enum(KouMode)
+    )
     bid100: KouMode = option(KouMode.POINTS, '"game": a 100 bid decides the 盘 at once', parse_enum(KouMode))
-    exact_hundred: ExactHundred = option(ExactHundred.MADE, "bid + captured = 100 is made or broken", parse_enum(ExactHundred))
+    exact_hundred: ExactHundred = option(
+        ExactHundred.MADE, "bid + captured = 100 is made or broken", parse_enum(ExactHundred)
+    )
     next_dealer: str = option("next_seat", "who deals next: the next seat", parse_next_dealer)
 
 
@@ -111,7 +124,9 @@ class RegionalOptions:
 class ClassicOptions:
     min_bid: int = option(45, "lowest bid allowed", parse_int(low=5, high=100, step=5))
     stake: int = option(1, "注 per unit of the multiple", parse_int(low=1))
-    exact_hundred: ExactHundred = option(ExactHundred.BROKEN, "captured = 100 − bid is made or broken", parse_enum(ExactHundred))
+    exact_hundred: ExactHundred = option(
+        ExactHundred.BROKEN, "captured = 100 − bid is made or broken", parse_enum(ExactHundred)
+    )
     unit_value: int = option(1, "money per 注, for settle-up", parse_int(low=1))
     next_dealer: str = option("next_seat", "who deals next: the next seat", parse_next_dealer)
 
@@ -159,7 +174,11 @@ REGIONS: Mapping[Region, RegionRules] = {
     ),
 }
 
-REGION_NAMES = {Region.BENXI: ("本溪", "Benxi"), Region.FUSHUN: ("抚顺", "Fushun"), Region.SHENYANG: ("沈阳", "Shenyang")}
+REGION_NAMES = {
+    Region.BENXI: ("本溪", "Benxi"),
+    Region.FUSHUN: ("抚顺", "Fushun"),
+    Region.SHENYANG: ("沈阳", "Shenyang"),
+}
 
 PRESET_DEFAULTS: Mapping[Region, RegionalOptions] = {
     Region.BENXI: RegionalOptions(
@@ -202,10 +221,22 @@ MESSAGES: Mapping[str, tuple[str, str]] = {
     "region.benxi": ("本溪", "Benxi"),
     "region.fushun": ("抚顺", "Fushun"),
     "region.shenyang": ("沈阳", "Shenyang"),
-    "baifen.made": ("叫分 {bid} + 抓分 {captured} = {sum} ≤ 100：成", "bid {bid} + captured {captured} = {sum} ≤ 100: made"),
-    "baifen.made_exact_broken": ("叫分 {bid} + 抓分 {captured} = {sum} < 100：成", "bid {bid} + captured {captured} = {sum} < 100: made"),
-    "baifen.broken": ("叫分 {bid} + 抓分 {captured} = {sum} > 100：破", "bid {bid} + captured {captured} = {sum} > 100: broken"),
-    "baifen.broken_exact": ("叫分 {bid} + 抓分 {captured} = 100，满百算破：破", "bid {bid} + captured {captured} = 100, counted as broken: broken"),
+    "baifen.made": (
+        "叫分 {bid} + 抓分 {captured} = {sum} ≤ 100：成",
+        "bid {bid} + captured {captured} = {sum} ≤ 100: made",
+    ),
+    "baifen.made_exact_broken": (
+        "叫分 {bid} + 抓分 {captured} = {sum} < 100：成",
+        "bid {bid} + captured {captured} = {sum} < 100: made",
+    ),
+    "baifen.broken": (
+        "叫分 {bid} + 抓分 {captured} = {sum} > 100：破",
+        "bid {bid} + captured {captured} = {sum} > 100: broken",
+    ),
+    "baifen.broken_exact": (
+        "叫分 {bid} + 抓分 {captured} = 100，满百算破：破",
+        "bid {bid} + captured {captured} = 100, counted as broken: broken",
+    ),
     "baifen.hundred_made": ("叫 100，抓分 0：成", "bid 100, nothing captured: made"),
     "baifen.hundred_broken": ("叫 100，抓分 {captured} > 0：破", "bid 100, captured {captured} > 0: broken"),
     "baifen.declarer_made": ("庄家方 +{score}（叫分）", "declarer team +{score} (the bid)"),
@@ -213,8 +244,14 @@ MESSAGES: Mapping[str, tuple[str, str]] = {
     "baifen.declarer_clean_forced": ("被迫坐庄，清：庄家方 +{score}", "forced declarer, clean: declarer team +{score}"),
     "baifen.declarer_broken": ("庄家方 {score}", "declarer team {score}"),
     "baifen.capture": ("抓分方 +{captured}", "capture team +{captured}"),
-    "baifen.capture_fanbei": ("抓分 {captured} ≥ {fanbei}：翻倍，抓分方 +100", "captured {captured} ≥ {fanbei}: doubled, capture team +100"),
-    "baifen.kou": ("{kind}：抓分方 +{award}，庄家方 {penalty}", "{kind}: capture team +{award}, declarer team {penalty}"),
+    "baifen.capture_fanbei": (
+        "抓分 {captured} ≥ {fanbei}：翻倍，抓分方 +100",
+        "captured {captured} ≥ {fanbei}: doubled, capture team +100",
+    ),
+    "baifen.kou": (
+        "{kind}：抓分方 +{award}，庄家方 {penalty}",
+        "{kind}: capture team +{award}, declarer team {penalty}",
+    ),
     "baifen.kou.side": ("抠手", "last trick won with a side card"),
     "baifen.kou.trump": ("抠底（主牌）", "last trick won with a trump"),
     "baifen.kou.joker": ("抠底（王）", "last trick won with a joker"),
@@ -223,23 +260,41 @@ MESSAGES: Mapping[str, tuple[str, str]] = {
     "baifen.bid100_lost": ("叫 100 未成：庄家方当盘输", "100 bid not made: the declarer team loses the 盘 at once"),
     "baifen.pot": ("盘分 A队 {a} : B队 {b}", "pot: team A {a} : team B {b}"),
     "baifen.target": ("{team}达到 {target}：出锅，{team}胜", "{team} reaches {target}: wins the 盘"),
-    "baifen.backdoor": ("{team}跌到 −{target}：后门走，{winner}胜", "{team} falls to −{target}: loses the 盘 (back door), {winner} wins"),
+    "baifen.backdoor": (
+        "{team}跌到 −{target}：后门走，{winner}胜",
+        "{team} falls to −{target}: loses the 盘 (back door), {winner} wins",
+    ),
     "baifen.tie_target": ("两队同分且都到 {target}：继续", "both teams tied at or above {target}: play on"),
     "baifen.tie_backdoor": ("两队同分且都到 −{target}：继续", "both teams tied at or below −{target}: play on"),
     "team.A": ("A队", "team A"),
     "team.B": ("B队", "team B"),
     "classic.made": ("叫分 {bid}，抓分 {captured} < {limit}：成", "bid {bid}, captured {captured} < {limit}: made"),
-    "classic.made_exact": ("叫分 {bid}，抓分 {captured} ≤ {limit}：成", "bid {bid}, captured {captured} ≤ {limit}: made"),
+    "classic.made_exact": (
+        "叫分 {bid}，抓分 {captured} ≤ {limit}：成",
+        "bid {bid}, captured {captured} ≤ {limit}: made",
+    ),
     "classic.broken": ("叫分 {bid}，抓分 {captured} ≥ {limit}：破", "bid {bid}, captured {captured} ≥ {limit}: broken"),
-    "classic.broken_exact": ("叫分 {bid}，抓分 {captured} > {limit}：破", "bid {bid}, captured {captured} > {limit}: broken"),
-    "classic.kou": ("成，但抓分方抠底：庄家方输", "made, but the capture side won the last trick: the declarer side loses"),
+    "classic.broken_exact": (
+        "叫分 {bid}，抓分 {captured} > {limit}：破",
+        "bid {bid}, captured {captured} > {limit}: broken",
+    ),
+    "classic.kou": (
+        "成，但抓分方抠底：庄家方输",
+        "made, but the capture side won the last trick: the declarer side loses",
+    ),
     "classic.multiple": ("倍数 {m}（{why}）× 注 {stake} = {amount}", "multiple {m} ({why}) × stake {stake} = {amount}"),
     "classic.why.plain": ("普通", "plain"),
     "classic.why.clean": ("没丢分", "clean"),
     "classic.why.kou": ("抠底", "last trick"),
     "classic.why.hundred": ("叫 100", "bid 100"),
-    "classic.two_v_two_won": ("庄家、朋家各 +{a}，另两家各 −{a}", "declarer and partner +{a} each, the other two −{a} each"),
-    "classic.two_v_two_lost": ("庄家、朋家各 −{a}，另两家各 +{a}", "declarer and partner −{a} each, the other two +{a} each"),
+    "classic.two_v_two_won": (
+        "庄家、朋家各 +{a}，另两家各 −{a}",
+        "declarer and partner +{a} each, the other two −{a} each",
+    ),
+    "classic.two_v_two_lost": (
+        "庄家、朋家各 −{a}，另两家各 +{a}",
+        "declarer and partner −{a} each, the other two +{a} each",
+    ),
     "classic.alone_won": ("庄家一打三：+{total}，其余各 −{a}", "declarer alone: +{total}, the others −{a} each"),
     "classic.alone_lost": ("庄家一打三：−{total}，其余各 +{a}", "declarer alone: −{total}, the others +{a} each"),
 }
@@ -303,7 +358,11 @@ class RegionalTable:
 
         if bid == DECK_POINTS:
             made = captured == 0
-            steps.append(Msg(key="baifen.hundred_made") if made else Msg(key="baifen.hundred_broken", params={"captured": captured}))
+            steps.append(
+                Msg(key="baifen.hundred_made")
+                if made
+                else Msg(key="baifen.hundred_broken", params={"captured": captured})
+            )
         else:
             total = bid + captured
             made = total < DECK_POINTS if o.exact_hundred is ExactHundred.BROKEN else total <= DECK_POINTS
@@ -323,7 +382,11 @@ class RegionalTable:
             steps.append(
                 Msg(
                     key="baifen.kou",
-                    params={"kind": Msg(key=f"baifen.kou.{hand.kou}"), "award": capture_score, "penalty": _signed(declarer_score)},
+                    params={
+                        "kind": Msg(key=f"baifen.kou.{hand.kou}"),
+                        "award": capture_score,
+                        "penalty": _signed(declarer_score),
+                    },
                 )
             )
             if o.kou_mode is KouMode.GAME:
@@ -342,7 +405,11 @@ class RegionalTable:
                 if captured == 0 and bid in clean:
                     declarer_score = clean[bid]
                     tags.append("清")
-                    key = "baifen.declarer_clean_forced" if hand.forced and bid in o.clean_forced else "baifen.declarer_clean"
+                    key = (
+                        "baifen.declarer_clean_forced"
+                        if hand.forced and bid in o.clean_forced
+                        else "baifen.declarer_clean"
+                    )
                     steps.append(Msg(key=key, params={"score": declarer_score}))
                 else:
                     declarer_score = bid
@@ -423,7 +490,9 @@ class RegionalTable:
                 steps.append(Msg(key="baifen.tie_backdoor", params={"target": target}))
                 return None
             loser, winner = (team_a, team_b) if a < b else (team_b, team_a)
-            steps.append(Msg(key="baifen.backdoor", params={"team": name[loser], "winner": name[winner], "target": target}))
+            steps.append(
+                Msg(key="baifen.backdoor", params={"team": name[loser], "winner": name[winner], "target": target})
+            )
             return GameEnd(winners=winner, how=GameEndHow.BACKDOOR)
         return None
 
@@ -450,7 +519,11 @@ class ClassicTable:
         tags: list[str] = []
         if bid == DECK_POINTS:
             made = captured == 0
-            steps.append(Msg(key="baifen.hundred_made") if made else Msg(key="baifen.hundred_broken", params={"captured": captured}))
+            steps.append(
+                Msg(key="baifen.hundred_made")
+                if made
+                else Msg(key="baifen.hundred_broken", params={"captured": captured})
+            )
         else:
             exact_broken = o.exact_hundred is ExactHundred.BROKEN
             made = captured < limit if exact_broken else captured <= limit
@@ -480,7 +553,10 @@ class ClassicTable:
             multiple, why = 8, "hundred"
         amount = multiple * o.stake
         steps.append(
-            Msg(key="classic.multiple", params={"m": multiple, "why": Msg(key=f"classic.why.{why}"), "stake": o.stake, "amount": amount})
+            Msg(
+                key="classic.multiple",
+                params={"m": multiple, "why": Msg(key=f"classic.why.{why}"), "stake": o.stake, "amount": amount},
+            )
         )
 
         sign = 1 if won else -1

@@ -9,7 +9,6 @@ the hand.
 from __future__ import annotations
 
 import datetime
-
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any

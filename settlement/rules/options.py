@@ -105,7 +105,9 @@ def parse_bid_table(*, value_low: int | None = None, value_high: int | None = No
     return parse
 
 
-def parse_keyed_ints(keys: Iterable[str], *, all_required: bool, low: int | None = None, high: int | None = None) -> Parser:
+def parse_keyed_ints(
+    keys: Iterable[str], *, all_required: bool, low: int | None = None, high: int | None = None
+) -> Parser:
     """An object with some or all of a fixed set of keys, each an integer."""
     allowed = tuple(keys)
     number = parse_int(low=low, high=high)
@@ -135,7 +137,7 @@ def parse_int_list(*, low: int = 1, min_len: int = 1) -> Parser:
     return parse
 
 
-class frozen_map(dict):  # noqa: N801 - reads as a constructor, like frozenset
+class frozen_map(dict[Any, Any]):  # noqa: N801 - reads as a constructor, like frozenset
     """A dict that refuses mutation, so option defaults can be shared safely."""
 
     def _refuse(self, *args: Any, **kwargs: Any) -> None:

@@ -9,7 +9,9 @@ from settlement.rules.session import session_settle
 NAMES = ("甲", "乙", "丙", "丁")
 
 
-def document(variant: str, hands: list[dict[str, Any]], *, options: dict[str, Any] | None = None, players: int = 4) -> dict[str, Any]:
+def document(
+    variant: str, hands: list[dict[str, Any]], *, options: dict[str, Any] | None = None, players: int = 4
+) -> dict[str, Any]:
     doc: dict[str, Any] = {"variant": variant, "players": list(NAMES[:players]), "hands": hands}
     if options is not None:
         doc["options"] = options

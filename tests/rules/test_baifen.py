@@ -229,11 +229,26 @@ GAME_ENDS = [
         None,
     ),
     # kou_mode "game": a 抠 ends the 盘 at once, lost by the declarer team
-    ("kou_game", [_hand(1, 80, 0, kou="trump")], {"kou_mode": "game"}, {"winners": [0, 2], "how": "instant", "last_hand": 1}),
+    (
+        "kou_game",
+        [_hand(1, 80, 0, kou="trump")],
+        {"kou_mode": "game"},
+        {"winners": [0, 2], "how": "instant", "last_hand": 1},
+    ),
     # bid100 "game": made 100 wins at once; broken loses at once; a 抠'd 100 loses
-    ("bid100_made", [_hand(0, 100, 0)], {"bid100": "game", "target": 500}, {"winners": [0, 2], "how": "instant", "last_hand": 1}),
+    (
+        "bid100_made",
+        [_hand(0, 100, 0)],
+        {"bid100": "game", "target": 500},
+        {"winners": [0, 2], "how": "instant", "last_hand": 1},
+    ),
     ("bid100_broken", [_hand(0, 100, 10)], {"bid100": "game"}, {"winners": [1, 3], "how": "instant", "last_hand": 1}),
-    ("bid100_kou", [_hand(1, 100, 0, kou="side")], {"bid100": "game"}, {"winners": [0, 2], "how": "instant", "last_hand": 1}),
+    (
+        "bid100_kou",
+        [_hand(1, 100, 0, kou="side")],
+        {"bid100": "game"},
+        {"winners": [0, 2], "how": "instant", "last_hand": 1},
+    ),
 ]
 
 

@@ -43,27 +43,127 @@ BENXI_HAND = {"declarer": 0, "bid": 80, "captured": 20}
         ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"]}, None, "hands", "field.required"),
         ({"variant": "nope", "players": ["a", "b", "c", "d"], "hands": []}, None, "variant", "variant.unknown"),
         ({"variant": "baifen.benxi", "players": ["a", "b", "c"], "hands": []}, None, "players", "players.count"),
-        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "a"], "hands": []}, None, "players", "players.duplicate"),
+        (
+            {"variant": "baifen.benxi", "players": ["a", "b", "c", "a"], "hands": []},
+            None,
+            "players",
+            "players.duplicate",
+        ),
         ({"variant": "baifen.benxi", "players": ["a", "", "c", "d"], "hands": []}, None, "players[1]", "players.name"),
-        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [], "extra": 1}, None, "extra", "field.unknown"),
+        (
+            {"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [], "extra": 1},
+            None,
+            "extra",
+            "field.unknown",
+        ),
         ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": {}}, None, "hands", "value.not_list"),
-        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [], "date": "30/11"}, None, "date", "value.not_date"),
-        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [], "options": {"target": 0}}, None, "options.target", "option.invalid"),
-        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [], "options": {"x": 1}}, None, "options.x", "option.unknown"),
-        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [], "options": {"kou_award": {"side": 1}}}, None, "options.kou_award.trump", "option.invalid"),
-        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [], "options": {"clean": {"x": 1}}}, None, "options.clean.x", "option.invalid"),
-        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [], "options": {"kou_mode": "all"}}, None, "options.kou_mode", "option.invalid"),
-        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [BENXI_HAND, 3]}, 2, "hand", "value.not_object"),
-        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{"declarer": 0, "bid": 80}]}, 1, "captured", "field.required"),
-        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{"declarer": 0, "captured": 0}]}, 1, "bid", "field.required"),
-        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{"bid": 80, "captured": 0}]}, 1, "declarer", "field.required"),
-        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{**BENXI_HAND, "captured": 12}]}, 1, "captured", "points.not_multiple_of_5"),
-        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{**BENXI_HAND, "captured": 110}]}, 1, "captured", "points.over_deck"),
-        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{**BENXI_HAND, "kou": "ace"}]}, 1, "kou", "value.not_choice"),
-        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{**BENXI_HAND, "forced": 1}]}, 1, "forced", "value.not_bool"),
-        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{**BENXI_HAND, "partner": 1}]}, 1, "partner", "field.unknown"),
-        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{"redeal": "misdeal", "bid": 80}]}, 1, "bid", "field.not_on_redeal"),
-        ({"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{"redeal": "tired"}]}, 1, "redeal", "value.not_choice"),
+        (
+            {"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [], "date": "30/11"},
+            None,
+            "date",
+            "value.not_date",
+        ),
+        (
+            {"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [], "options": {"target": 0}},
+            None,
+            "options.target",
+            "option.invalid",
+        ),
+        (
+            {"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [], "options": {"x": 1}},
+            None,
+            "options.x",
+            "option.unknown",
+        ),
+        (
+            {
+                "variant": "baifen.benxi",
+                "players": ["a", "b", "c", "d"],
+                "hands": [],
+                "options": {"kou_award": {"side": 1}},
+            },
+            None,
+            "options.kou_award.trump",
+            "option.invalid",
+        ),
+        (
+            {"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [], "options": {"clean": {"x": 1}}},
+            None,
+            "options.clean.x",
+            "option.invalid",
+        ),
+        (
+            {"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [], "options": {"kou_mode": "all"}},
+            None,
+            "options.kou_mode",
+            "option.invalid",
+        ),
+        (
+            {"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [BENXI_HAND, 3]},
+            2,
+            "hand",
+            "value.not_object",
+        ),
+        (
+            {"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{"declarer": 0, "bid": 80}]},
+            1,
+            "captured",
+            "field.required",
+        ),
+        (
+            {"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{"declarer": 0, "captured": 0}]},
+            1,
+            "bid",
+            "field.required",
+        ),
+        (
+            {"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{"bid": 80, "captured": 0}]},
+            1,
+            "declarer",
+            "field.required",
+        ),
+        (
+            {"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{**BENXI_HAND, "captured": 12}]},
+            1,
+            "captured",
+            "points.not_multiple_of_5",
+        ),
+        (
+            {"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{**BENXI_HAND, "captured": 110}]},
+            1,
+            "captured",
+            "points.over_deck",
+        ),
+        (
+            {"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{**BENXI_HAND, "kou": "ace"}]},
+            1,
+            "kou",
+            "value.not_choice",
+        ),
+        (
+            {"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{**BENXI_HAND, "forced": 1}]},
+            1,
+            "forced",
+            "value.not_bool",
+        ),
+        (
+            {"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{**BENXI_HAND, "partner": 1}]},
+            1,
+            "partner",
+            "field.unknown",
+        ),
+        (
+            {"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{"redeal": "misdeal", "bid": 80}]},
+            1,
+            "bid",
+            "field.not_on_redeal",
+        ),
+        (
+            {"variant": "baifen.benxi", "players": ["a", "b", "c", "d"], "hands": [{"redeal": "tired"}]},
+            1,
+            "redeal",
+            "value.not_choice",
+        ),
     ],
 )
 def test_it_rejects_a_bad_document_naming_the_hand_and_the_field(doc, hand, field, code):
@@ -82,15 +182,42 @@ def test_an_error_reads_in_both_languages():
 def test_steps_come_in_the_language_asked_for():
     hand = {"declarer": 1, "bid": 85, "captured": 20}
     assert settle("baifen.benxi", [hand])["hands"][0]["steps"][0] == "叫分 85 + 抓分 20 = 105 > 100：破"
-    assert settle("baifen.benxi", [hand], lang="en")["hands"][0]["steps"][0] == "bid 85 + captured 20 = 105 > 100: broken"
+    assert (
+        settle("baifen.benxi", [hand], lang="en")["hands"][0]["steps"][0] == "bid 85 + captured 20 = 105 > 100: broken"
+    )
 
 
 def test_the_results_carry_every_field_the_reference_names():
     results = settle("baifen.benxi", [BENXI_HAND])
-    assert list(results) == ["variant", "options", "players", "unit", "hands", "games", "totals", "games_won", "settle_up"]
-    hand_keys = {"n", "game", "status", "dealer", "declarer", "outcome", "tags", "declarer_won", "deltas", "totals", "steps", "next_dealer"}
+    assert list(results) == [
+        "variant",
+        "options",
+        "players",
+        "unit",
+        "hands",
+        "games",
+        "totals",
+        "games_won",
+        "settle_up",
+    ]
+    hand_keys = {
+        "n",
+        "game",
+        "status",
+        "dealer",
+        "declarer",
+        "outcome",
+        "tags",
+        "declarer_won",
+        "deltas",
+        "totals",
+        "steps",
+        "next_dealer",
+    }
     assert hand_keys <= set(results["hands"][0])
-    assert {"n", "first_hand", "last_hand", "finished", "winners", "how", "adjustments", "totals"} <= set(results["games"][0])
+    assert {"n", "first_hand", "last_hand", "finished", "winners", "how", "adjustments", "totals"} <= set(
+        results["games"][0]
+    )
     assert results["unit"] == "分"
 
 

@@ -156,7 +156,9 @@ def test_random_documents_are_settled_or_refused_with_the_domain_error(doc, data
     elif where == "top":
         doc[data.draw(st.sampled_from(["variant", "players", "hands", "options", "date", "extra"]))] = data.draw(JUNK)
     elif where == "options":
-        doc["options"] = {data.draw(st.sampled_from(["target", "fanbei", "clean", "kou_award", "stake", "zzz"])): data.draw(JUNK)}
+        doc["options"] = {
+            data.draw(st.sampled_from(["target", "fanbei", "clean", "kou_award", "stake", "zzz"])): data.draw(JUNK)
+        }
     else:
         doc["players"] = data.draw(st.lists(st.one_of(st.text(max_size=2), st.integers()), max_size=5))
     try:
@@ -170,7 +172,11 @@ def test_random_documents_are_settled_or_refused_with_the_domain_error(doc, data
 @given(st.one_of(regional_session(), classic_session), st.data())
 def test_an_invalid_value_is_always_refused_naming_its_hand_and_field(doc, data):
     if not doc["hands"]:
-        doc["hands"].append({"declarer": 0, "bid": 100, "captured": 0, "partner": 1} if doc["variant"] == "baifen.classic" else {"declarer": 0, "bid": 100, "captured": 0})
+        doc["hands"].append(
+            {"declarer": 0, "bid": 100, "captured": 0, "partner": 1}
+            if doc["variant"] == "baifen.classic"
+            else {"declarer": 0, "bid": 100, "captured": 0}
+        )
     i = data.draw(st.integers(0, len(doc["hands"]) - 1))
     key, bad = data.draw(
         st.sampled_from(
@@ -194,7 +200,9 @@ def test_an_invalid_value_is_always_refused_naming_its_hand_and_field(doc, data)
     doc["hands"][i].setdefault("bid", 100)
     doc["hands"][i].setdefault("captured", 0)
     if doc["variant"] == "baifen.classic":
-        doc["hands"][i].setdefault("partner", (doc["hands"][i]["declarer"] + 1) % 4 if isinstance(doc["hands"][i]["declarer"], int) else 1)
+        doc["hands"][i].setdefault(
+            "partner", (doc["hands"][i]["declarer"] + 1) % 4 if isinstance(doc["hands"][i]["declarer"], int) else 1
+        )
     doc["hands"][i][key] = bad
     try:
         session_settle(doc)

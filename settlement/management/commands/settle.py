@@ -13,7 +13,7 @@ from settlement.rules import Lang, RulesError, session_settle
 
 class Command(BaseCommand):
     help = "Settle a session document (FILE, or - for standard input) and print the results document."
-    requires_system_checks: list[str] = []
+    requires_system_checks = ()  # settling needs no database or app checks
     requires_migrations_checks = False
 
     def add_arguments(self, parser: CommandParser) -> None:
