@@ -18,7 +18,10 @@ COMMON: Mapping[str, tuple[str, str]] = {
     "error.document.not_object": ("应为 JSON 对象", "must be a JSON object"),
     "error.field.unknown": ("不认识的字段 {name}（此玩法不用）", "unknown field {name} (this variant does not use it)"),
     "error.field.required": ("必填", "is required"),
-    "error.field.not_on_redeal": ("重新发牌的一局只能填 dealer、redeal", "a redeal hand carries only dealer and redeal"),
+    "error.field.not_on_redeal": (
+        "重新发牌的一局只能填 dealer、redeal",
+        "a redeal hand carries only dealer and redeal",
+    ),
     "error.variant.unknown": ("不认识的玩法；可选：{choices}", "unknown variant; one of: {choices}"),
     "error.players.count": ("人数应为 {counts}", "needs {counts} players"),
     "error.players.name": ("玩家名字不能为空", "a player's name must be non-empty text"),
@@ -41,7 +44,10 @@ COMMON: Mapping[str, tuple[str, str]] = {
     "error.bid.required": ("必须填叫分", "a bid is required"),
     "error.bid.out_of_range": ("叫分应为 {low}–{high}，5 的倍数", "the bid must be {low}–{high} in steps of 5"),
     "error.partner.is_declarer": ("朋家不能是庄家本人", "the partner cannot be the declarer"),
-    "error.redeal.reason": ("此玩法不允许这种重发理由；可选：{choices}", "this variant does not allow that redeal reason; one of: {choices}"),
+    "error.redeal.reason": (
+        "此玩法不允许这种重发理由；可选：{choices}",
+        "this variant does not allow that redeal reason; one of: {choices}",
+    ),
     "error.options.inconsistent": ("选项不一致：{detail}", "inconsistent options: {detail}"),
     "redeal": ("重新发牌（{reason}），不计分", "redealt ({reason}), no score"),
     "redeal.all_pass": ("无人叫分", "all passed"),

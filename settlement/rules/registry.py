@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from . import baifen
+from . import baifen, biaofen, erguai
 from .base import Variant
 
 VARIANTS: Mapping[str, Variant] = {
@@ -14,5 +14,7 @@ VARIANTS: Mapping[str, Variant] = {
         baifen.FUSHUN,
         baifen.SHENYANG,
         baifen.CLASSIC,
+        erguai.ERGUAI,
+        biaofen.BIAOFEN,
     )
 }
