@@ -1,5 +1,453 @@
-"""Placeholder: this variant is not in the engine yet."""
+"""打滚子 (`gunzi`, Dalian): a three-deck level-up game settled in 分 per player, zero-sum.
+
+Seats 0 + 2 play 1 + 3; levels run `3` … `10` (the 2s are permanent trumps).
+A hand is decided by `s`, the capture team's points plus the doubled bottom
+when it won the last trick (抠底), and by `J`, the jokers in the final bottom
+(a big one counts 2, a small one 1; none under 干锅). From 120 with 抠底 the
+capture team takes over (上台) and goes up `1 + J` levels, scoring 1 + 3 per
+level; from 120 without 抠底 it takes over and scores 1; below 120 without
+抠底 the declaring team goes up `1 + J` levels at 3 each (保底); below 120 with
+抠底 nothing happens (臭抠). The other team scores the negative. Nothing
+captured, all 300 captured, or 120 with 抠底 over three buried big jokers are
+specials worth 50 each that end the game. Each hand also sets the tribute
+(进贡) of the next one, paid seat to seat by the next declarer's 上家; a team
+promoted past `10` wins the game.
+
+>>> from .session import session_settle
+>>> doc = {"variant": "gunzi", "players": ["甲", "乙", "丙", "丁"],
+...        "hands": [{"declarer": 0, "captured": 50}, {"captured": 130}]}
+>>> [hand["deltas"] for hand in session_settle(doc)["hands"]]
+[[3, -3, 3, -3], [-1, -2, 2, 1]]
+"""
+
+from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
 
-MESSAGES: Mapping[str, tuple[str, str]] = {}
+from .base import (
+    Context,
+    GameEnd,
+    GameEndHow,
+    HandInput,
+    HandResult,
+    HandStatus,
+    Msg,
+    RulesError,
+    Seat,
+    Variant,
+    team_deltas,
+)
+from .hongxingwu import (
+    LEVELS,
+    band_text,
+    check_deck,
+    level_redeal,
+    levels_step,
+    require,
+    resolve_declarer,
+    seat_levels,
+    team_index,
+    team_msg,
+    team_seats,
+)
+from .options import option, parse_bool, parse_choice, parse_enum, parse_int
+
+TRIBUTE_LOW = 80  # below it the capture team pays a card per 10 points short
+TRIBUTE_HIGH = 150  # above it the declaring team pays a card per 10 points over
+
+
+class Outcome(StrEnum):
+    DECLARER_UP = "declarer_up"  # 保底
+    HOLD = "hold"  # 臭抠
+    SWITCH = "switch"  # 上台
+    CAPTURE_UP = "capture_up"  # 上台并升级
+    SPECIAL = "special"
+    REDEAL = "redeal"
+
+
+class Rounding(StrEnum):
+    FLOOR = "floor"
+    CEIL = "ceil"
+
+
+class Tribute(StrEnum):
+    NORMAL = "normal"
+    REVERSED = "reversed"  # the payer holds the three big jokers: the declarer pays
+    CANCELLED = "cancelled"  # the payer's partner holds them: nobody pays
+
+
+# Levels a game can run on: 2 is a permanent trump, so never a level.
+LEVEL_CHOICES = LEVELS[1:]
+
+
+@dataclass(frozen=True, kw_only=True)
+class GunziOptions:
+    first_level: str = option("3", "both teams' level at the start of a game", parse_choice(LEVEL_CHOICES))
+    last_level: str = option("10", "a team promoted past this level wins the game (出锅)", parse_choice(LEVEL_CHOICES))
+    threshold: int = option(120, "capture team's points that take over (上台)", parse_int(low=5, high=300, step=5))
+    bottom_multiplier: int = option(2, "the bottom's points count this many times on 抠底", parse_int(low=1))
+    level_points: int = option(3, "分 per player per level gained", parse_int(low=0))
+    takeover_points: int = option(1, "分 per player for taking over", parse_int(low=0))
+    card_points: int = option(1, "分 per tribute card", parse_int(low=0))
+    special_points: int = option(
+        50, "分 per player for a special (0 points, 300 points, 3 big jokers dug out)", parse_int(low=0)
+    )
+    tribute_rounding: Rounding = option(
+        Rounding.FLOOR,
+        'cards per 10 points short of 80 or over 150: "floor" or "ceil" (75 pays 1)',
+        parse_enum(Rounding),
+    )
+    unit_value: int = option(1, "money per 分, for settle-up", parse_int(low=1))
+    free_declarer: bool = option(False, "accept an entered declarer that differs from the rotation", parse_bool)
+
+    def check(self) -> None:
+        if LEVELS.index(self.first_level) >= LEVELS.index(self.last_level):
+            raise RulesError(
+                "options.inconsistent",
+                field="options.last_level",
+                detail=f"last_level {self.last_level} must be above first_level {self.first_level}",
+            )
+
+
+@dataclass(kw_only=True)
+class GunziTable:
+    options: GunziOptions
+    levels: tuple[int, int] = (0, 0)
+    pending: Seat | None = None  # the rotation's next declarer; None on a game's first hand
+    tribute_cards: int | None = None  # T the next scored hand pays; None: no tribute (a game's first hand)
+
+    def __post_init__(self) -> None:
+        self._new_game()
+
+    def _new_game(self) -> None:
+        first = LEVELS.index(self.options.first_level)
+        self.levels = (first, first)
+        self.pending = None
+        self.tribute_cards = None
+
+    def play(self, hand: HandInput, ctx: Context) -> HandResult:
+        if ctx.hand_in_game == 1:
+            self._new_game()
+        if hand.redeal is not None:
+            return level_redeal(hand, self.pending, self.levels, Outcome.REDEAL)
+        o = self.options
+        steps: list[Msg] = []
+        declarer = resolve_declarer(hand, self.pending, o.free_declarer, steps)
+        require(hand, "captured")
+        incoming = self.tribute_cards
+        tribute = Tribute(hand.tribute)
+        if incoming is None and tribute is not Tribute.NORMAL:
+            raise hand.error("tribute.first_hand", "tribute")
+        check_deck(hand)
+        assert hand.captured is not None
+        tags: list[str] = []
+        seat_deltas = [0, 0, 0, 0]
+
+        # 1. incoming tribute, seat to seat
+        if incoming is None:
+            steps.append(Msg(key="gunzi.tribute.none_first"))
+        else:
+            self._pay_tribute(declarer, incoming, tribute, seat_deltas, tags, steps)
+
+        # s and J
+        captured, bottom = hand.captured, hand.bottom_points
+        if hand.kou_di:
+            s = captured + bottom * o.bottom_multiplier
+            tags.append("抠底")
+            steps.append(
+                Msg(
+                    key="gunzi.s_kou", params={"captured": captured, "bottom": bottom, "m": o.bottom_multiplier, "s": s}
+                )
+            )
+        else:
+            s = captured
+            steps.append(Msg(key="gunzi.s", params={"s": s}))
+        big, small = hand.bottom_jokers.big, hand.bottom_jokers.small
+        jokers = 2 * big + small
+        if hand.gan_guo:
+            tags.append("干锅")
+            if jokers:
+                steps.append(Msg(key="gunzi.gan_guo", params={"big": big, "small": small}))
+            jokers = 0
+        elif jokers:
+            steps.append(Msg(key="gunzi.jokers", params={"big": big, "small": small, "j": jokers}))
+
+        declaring, capturing = team_index(declarer), 1 - team_index(declarer)
+        special = self._special(hand, s, big)
+        game_end: GameEnd | None = None
+        if special is not None:
+            # 2. specials: replace step 3 and end the game
+            gainer = capturing if special != "zero" else declaring
+            points = o.special_points
+            figure = points if gainer == declaring else -points
+            outcome, declarer_won = Outcome.SPECIAL, gainer == declaring
+            tags.append({"zero": "零分", "all": "满分", "three_big": "抠三大王"}[special])
+            steps.append(Msg(key=f"gunzi.special.{special}", params={"points": points, "threshold": o.threshold}))
+            team_figures = (figure, -figure)
+            game_end = GameEnd(winners=team_seats(gainer), how=GameEndHow.SPECIAL)
+            next_declarer = None
+        else:
+            # 3. levels and taking over
+            k = 1 + jokers
+            promoted: int | None = None
+            if s >= o.threshold and hand.kou_di:
+                outcome, declarer_won, promoted = Outcome.CAPTURE_UP, False, capturing
+                score = o.takeover_points + o.level_points * k
+                tags.append("上台")
+                steps.append(
+                    Msg(
+                        key="gunzi.capture_up",
+                        params={
+                            "threshold": o.threshold,
+                            "k": k,
+                            "j": jokers,
+                            "t": o.takeover_points,
+                            "lp": o.level_points,
+                            "score": score,
+                        },
+                    )
+                )
+                team_figures = (-score, score)
+            elif s >= o.threshold:
+                outcome, declarer_won = Outcome.SWITCH, False
+                score = o.takeover_points
+                tags.append("上台")
+                steps.append(Msg(key="gunzi.switch", params={"threshold": o.threshold, "score": score}))
+                team_figures = (-score, score)
+            elif not hand.kou_di:
+                outcome, declarer_won, promoted = Outcome.DECLARER_UP, True, declaring
+                score = o.level_points * k
+                tags.append("保底")
+                steps.append(
+                    Msg(
+                        key="gunzi.declarer_up",
+                        params={"threshold": o.threshold, "k": k, "j": jokers, "lp": o.level_points, "score": score},
+                    )
+                )
+                team_figures = (score, -score)
+            else:
+                outcome, declarer_won = Outcome.HOLD, None
+                jokers = 0  # buried jokers are void after 臭抠
+                tags.append("臭抠")
+                steps.append(Msg(key="gunzi.hold", params={"threshold": o.threshold}))
+                team_figures = (0, 0)
+            if promoted is not None and self._promote(promoted, k, steps):
+                tags.append("出锅")
+                game_end = GameEnd(winners=team_seats(promoted), how=GameEndHow.LEVELS)
+            # 4. next declarer
+            next_declarer = (declarer + 2) % 4 if s < o.threshold else (declarer + 1) % 4
+            if game_end is not None:
+                next_declarer = None
+
+        for seat, figure in enumerate(team_deltas(declarer, *team_figures)):
+            seat_deltas[seat] += figure
+        steps.append(levels_step(self.levels))
+
+        if next_declarer is None:
+            self.pending = None
+            self.tribute_cards = None
+        else:
+            steps.append(Msg(key="next.partner" if s < o.threshold else "next.left", params={"seat": next_declarer}))
+            self.tribute_cards = self._next_tribute(s, jokers, next_declarer, steps)
+            self.pending = next_declarer
+
+        return HandResult(
+            status=HandStatus.SCORED,
+            dealer=declarer,
+            declarer=declarer,
+            outcome=outcome,
+            tags=tuple(tags),
+            declarer_won=declarer_won,
+            deltas=tuple(seat_deltas),
+            steps=tuple(steps),
+            next_dealer=next_declarer,
+            levels=seat_levels(self.levels),
+            game_end=game_end,
+        )
+
+    def _pay_tribute(
+        self, declarer: Seat, cards: int, tribute: Tribute, deltas: list[int], tags: list[str], steps: list[Msg]
+    ) -> None:
+        payer = (declarer - 1) % 4  # the declarer's 上家
+        amount = cards * self.options.card_points
+        params = {"cards": cards, "payer": payer, "declarer": declarer, "amount": amount}
+        if cards == 0:
+            steps.append(Msg(key="gunzi.tribute.zero"))
+        elif tribute is Tribute.NORMAL:
+            deltas[payer] -= amount
+            deltas[declarer] += amount
+            tags.append("进贡")
+            steps.append(Msg(key="gunzi.tribute.normal", params=params))
+        elif tribute is Tribute.REVERSED:
+            deltas[payer] += amount
+            deltas[declarer] -= amount
+            tags.append("反贡")
+            steps.append(Msg(key="gunzi.tribute.reversed", params=params))
+        else:
+            tags.append("免贡")
+            steps.append(Msg(key="gunzi.tribute.cancelled", params=params))
+
+    def _special(self, hand: HandInput, s: int, big: int) -> str | None:
+        if s == 0:
+            return "zero"
+        if s >= 300:
+            return "all"
+        if hand.kou_di and big == 3 and not hand.gan_guo and s >= self.options.threshold:
+            return "three_big"
+        return None
+
+    def _promote(self, team: int, k: int, steps: list[Msg]) -> bool:
+        """Move `team` up `k` levels; True when that carries it past the last level (it wins)."""
+        last = LEVELS.index(self.options.last_level)
+        old = self.levels[team]
+        won = old + k > last
+        new = min(old + k, last)
+        levels = list(self.levels)
+        levels[team] = new
+        self.levels = (levels[0], levels[1])
+        if won:
+            steps.append(Msg(key="gunzi.win", params={"team": team_msg(team), "last": self.options.last_level}))
+        return won
+
+    def _next_tribute(self, s: int, jokers: int, next_declarer: Seat, steps: list[Msg]) -> int:
+        """T the next scored hand pays (the next declarer's 上家 to the next declarer)."""
+        o = self.options
+        ceil = o.tribute_rounding is Rounding.CEIL
+        if s < o.threshold:
+            short = max(TRIBUTE_LOW - s, 0)
+            base = -(-short // 10) if ceil else short // 10
+            key = "gunzi.next.short" if s < TRIBUTE_LOW else "gunzi.next.jokers_capture"
+            params = {"s": s, "base": base, "limit": TRIBUTE_LOW, "band": band_text(TRIBUTE_LOW, o.threshold - 5)}
+        else:
+            over = max(s - TRIBUTE_HIGH, 0)
+            base = -(-over // 10) if ceil else over // 10
+            key = "gunzi.next.over" if s > TRIBUTE_HIGH else "gunzi.next.jokers_declaring"
+            params = {"s": s, "base": base, "limit": TRIBUTE_HIGH, "band": band_text(o.threshold, TRIBUTE_HIGH)}
+        cards = base + jokers
+        if cards == 0:
+            steps.append(Msg(key="gunzi.next.none", params={"s": s}))
+            return 0
+        rounding = Msg(key=f"gunzi.rounding.{o.tribute_rounding}")
+        steps.append(
+            Msg(
+                key=key,
+                params={
+                    **params,
+                    "j": jokers,
+                    "cards": cards,
+                    "rounding": rounding,
+                    "payer": (next_declarer - 1) % 4,
+                    "payee": next_declarer,
+                },
+            )
+        )
+        return cards
+
+
+MESSAGES: Mapping[str, tuple[str, str]] = {
+    "error.tribute.first_hand": (
+        "一局的第一副牌没有进贡，tribute 只能是 normal",
+        "a game's first hand has no tribute; tribute must be normal",
+    ),
+    "gunzi.tribute.none_first": ("本局第一副：不进贡", "first hand of the game: no tribute"),
+    "gunzi.tribute.zero": ("上一副定的进贡：0 张，不进贡", "tribute set by the last hand: 0 cards"),
+    "gunzi.tribute.normal": (
+        "进贡 {cards} 张：{payer} 号位（上家）付庄家 {declarer} 号位 {amount} 分",
+        "tribute {cards} cards: seat {payer} (the 上家) pays the declarer, seat {declarer}, {amount}",
+    ),
+    "gunzi.tribute.reversed": (
+        "进贡家有三个大王，反贡 {cards} 张：庄家 {declarer} 号位付 {payer} 号位 {amount} 分",
+        "the payer holds three big jokers, reversed ({cards} cards): "
+        "the declarer, seat {declarer}, pays seat {payer} {amount}",
+    ),
+    "gunzi.tribute.cancelled": (
+        "进贡家的对家有三个大王：免贡（本应 {cards} 张）",
+        "the payer's partner holds three big jokers: no tribute (was {cards} cards)",
+    ),
+    "gunzi.s": ("抓分方得分 {s}", "capture team's points: {s}"),
+    "gunzi.s_kou": (
+        "抠底：抓分 {captured} + 底分 {bottom} × {m} = {s}",
+        "last trick (抠底): captured {captured} + bottom {bottom} × {m} = {s}",
+    ),
+    "gunzi.jokers": (
+        "底王：大王 {big} × 2 + 小王 {small} = {j}",
+        "jokers in the bottom: {big} big × 2 + {small} small = {j}",
+    ),
+    "gunzi.gan_guo": (
+        "干锅：底牌里的王（大王 {big}、小王 {small}）不追加升级，也不算进贡",
+        "干锅: the bottom's jokers ({big} big, {small} small) add no levels and no tribute",
+    ),
+    "gunzi.special.zero": (
+        "抓分方得 0 分：庄家方各 +{points}，抓分方各 −{points}，本局结束",
+        "nothing captured: declaring team +{points} each, capture team −{points} each; the game ends",
+    ),
+    "gunzi.special.all": (
+        "抓分方得满 300 分：抓分方各 +{points}，庄家方各 −{points}，本局结束",
+        "the capture team has all 300: +{points} each, declaring team −{points} each; the game ends",
+    ),
+    "gunzi.special.three_big": (
+        "抠出三个大王且得分 ≥ {threshold}：抓分方各 +{points}，庄家方各 −{points}，本局结束",
+        "three big jokers dug out with {threshold} or more: capture team +{points} each, "
+        "declaring team −{points} each; the game ends",
+    ),
+    "gunzi.capture_up": (
+        "得分 ≥ {threshold} 且抠底：抓分方上台，升 1 + {j} = {k} 级；各 {t} + {lp} × {k} = {score} 分",
+        "{threshold} or more with 抠底: the capture team takes over and goes up 1 + {j} = {k}; "
+        "{t} + {lp} × {k} = {score} each",
+    ),
+    "gunzi.switch": (
+        "得分 ≥ {threshold}，未抠底：抓分方上台，不升级；各 {score} 分",
+        "{threshold} or more without 抠底: the capture team takes over, no level; {score} each",
+    ),
+    "gunzi.declarer_up": (
+        "得分 < {threshold}，保底：庄家方升 1 + {j} = {k} 级；各 {lp} × {k} = {score} 分",
+        "under {threshold}, last trick kept (保底): declaring team up 1 + {j} = {k}; {lp} × {k} = {score} each",
+    ),
+    "gunzi.hold": (
+        "得分 < {threshold} 但抠底（臭抠）：不升级，不计分，底王作废",
+        "under {threshold} but the capture team won the last trick (臭抠): no level, no score, buried jokers void",
+    ),
+    "gunzi.win": ("{team}升过 {last}：出锅，本局胜", "{team} goes past {last}: wins the game"),
+    "gunzi.rounding.floor": ("向下取整", "rounded down"),
+    "gunzi.rounding.ceil": ("向上取整", "rounded up"),
+    "gunzi.next.none": ("下一副不进贡（得分 {s}，无底王）", "next tribute: none (points {s}, no jokers)"),
+    "gunzi.next.short": (
+        "下一副进贡：得分 {s} < {limit}，抓分方进贡 ({limit} − {s}) / 10 {rounding} = {base}，"
+        "加底王 {j}，共 {cards} 张，{payer} 号位付 {payee} 号位",
+        "next tribute: {s} under {limit}, the capture team pays ({limit} − {s}) / 10 {rounding} = {base} + jokers {j} "
+        "= {cards} cards, seat {payer} to seat {payee}",
+    ),
+    "gunzi.next.jokers_capture": (
+        "下一副进贡：得分 {s}（{band}），抓分方进贡底王 {j} 张，{payer} 号位付 {payee} 号位",
+        "next tribute: {s} ({band}), the capture team pays the jokers, {cards} cards, seat {payer} to seat {payee}",
+    ),
+    "gunzi.next.jokers_declaring": (
+        "下一副进贡：得分 {s}（{band}），庄家方进贡底王 {j} 张，{payer} 号位付 {payee} 号位",
+        "next tribute: {s} ({band}), the declaring team pays the jokers, {cards} cards, seat {payer} to seat {payee}",
+    ),
+    "gunzi.next.over": (
+        "下一副进贡：得分 {s} > {limit}，庄家方进贡 ({s} − {limit}) / 10 {rounding} = {base}，"
+        "加底王 {j}，共 {cards} 张，{payer} 号位付 {payee} 号位",
+        "next tribute: {s} over {limit}, the declaring team pays ({s} − {limit}) / 10 {rounding} = {base} + jokers {j} "
+        "= {cards} cards, seat {payer} to seat {payee}",
+    ),
+}
+
+GUNZI_FIELDS = frozenset(
+    {"declarer", "captured", "bottom_points", "kou_di", "bottom_jokers", "gan_guo", "tribute", "redeal"}
+)
+
+GUNZI = Variant(
+    key="gunzi",
+    name={"zh-Hans": "打滚子（大连）", "en": "Gunzi (Dalian)"},
+    unit="分",
+    zero_sum=True,
+    player_counts=frozenset({4}),
+    hand_fields=GUNZI_FIELDS,
+    has_levels=True,
+    defaults=lambda players: GunziOptions(),
+    presets={"大连": {}, "大连（75 分进贡 1 张）": {"tribute_rounding": "ceil"}},
+    new_table=lambda options, players: GunziTable(options=options),
+)

@@ -1,5 +1,466 @@
-"""Placeholder: this variant is not in the engine yet."""
+"""济源红星五 (`hongxingwu`): a three-deck level-up game (升级) settled in levels (级).
+
+Seats 0 + 2 play 1 + 3 for the whole session; each team has a level, `2` … `A`,
+and the declaring team plays at its own. A hand is decided by `s`, the capture
+team's trick points plus, when it won the last trick (抠底), the bottom's points
+times the shape's multiplier. Below 120 the declaring team goes up a number of
+levels from a table (0 points: 8 levels … 100–115: 1 level) and the declarer's
+partner (对家) declares next; from 120 the capture team takes over (上台), with
+one more level for every further 20 from 140, and the declarer's 下家 declares
+next. A team wins the game when, declaring at `A`, it is promoted again
+(A必打, the default), or as soon as a promotion would carry it past `A`.
+Deltas are the levels each team actually moved; there is no money.
+
+The declarer of a game's first hand is entered; later hands follow the
+rotation (`free_declarer` lets a club enter anyone). The helpers for levels
+and rotation here are shared with `gunzi.py`.
+
+>>> from .session import session_settle
+>>> doc = {"variant": "hongxingwu", "players": ["甲", "乙", "丙", "丁"],
+...        "hands": [{"declarer": 0, "captured": 60}]}
+>>> hand = session_settle(doc)["hands"][0]
+>>> hand["deltas"], hand["levels"], hand["next_declarer"]
+([3, 0, 3, 0], ['5', '2', '5', '2'], 2)
+"""
+
+from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
 
-MESSAGES: Mapping[str, tuple[str, str]] = {}
+from .base import (
+    Context,
+    GameEnd,
+    GameEndHow,
+    HandInput,
+    HandResult,
+    HandStatus,
+    Lang,
+    Msg,
+    RulesError,
+    Seat,
+    Variant,
+    team_deltas,
+)
+from .options import frozen_map, is_int, option, parse_bool, parse_choice, parse_enum
+
+DECK_POINTS = 300  # three decks
+LEVELS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+ACE = len(LEVELS) - 1
+
+
+# ---------------------------------------------------------------- shared by the level games
+
+
+def team_index(seat: Seat) -> int:
+    """0 for team A (seats 0 + 2), 1 for team B (seats 1 + 3)."""
+    return seat % 2
+
+
+def team_msg(team: int) -> Msg:
+    return Msg(key="levels.team.A" if team == 0 else "levels.team.B")
+
+
+def team_seats(team: int) -> tuple[Seat, Seat]:
+    return (team, team + 2)
+
+
+def seat_levels(levels: tuple[int, int]) -> tuple[str, ...]:
+    """Per-seat level names from the two team levels."""
+    return tuple(LEVELS[levels[seat % 2]] for seat in range(4))
+
+
+def levels_step(levels: tuple[int, int]) -> Msg:
+    return Msg(key="levels.now", params={"a": LEVELS[levels[0]], "b": LEVELS[levels[1]]})
+
+
+def resolve_declarer(hand: HandInput, pending: Seat | None, free_declarer: bool, steps: list[Msg]) -> Seat:
+    """The declarer of a scored hand: entered, or the rotation's `pending` one.
+
+    A game's first hand (no pending declarer) must name it; an entered one
+    that contradicts the rotation is refused unless the club plays
+    `free_declarer`.
+    """
+    if "declarer" in hand.present:
+        assert hand.declarer is not None
+        if pending is not None and hand.declarer != pending:
+            if not free_declarer:
+                raise hand.error("declarer.rotation", "declarer", expected=pending, entered=hand.declarer)
+            steps.append(Msg(key="declarer.free", params={"seat": hand.declarer, "expected": pending}))
+        return hand.declarer
+    if pending is None:
+        raise hand.error("declarer.first_hand", "declarer")
+    return pending
+
+
+def level_redeal(hand: HandInput, pending: Seat | None, levels: tuple[int, int], outcome: str) -> HandResult:
+    """A thrown-in hand of a level game: no score, the pending declarer shown, levels unchanged."""
+    return HandResult(
+        status=HandStatus.REDEAL,
+        dealer=pending,
+        declarer=None,
+        outcome=outcome,
+        tags=(),
+        declarer_won=None,
+        deltas=(0, 0, 0, 0),
+        steps=(Msg(key="redeal", params={"reason": Msg(key=f"redeal.{hand.redeal}")}),),
+        next_dealer=pending,
+        levels=seat_levels(levels),
+    )
+
+
+def require(hand: HandInput, *fields: str) -> None:
+    for name in fields:
+        if name not in hand.present:
+            raise hand.error("field.required", name)
+
+
+def check_deck(hand: HandInput, total: int = DECK_POINTS) -> None:
+    """`captured` plus the bottom's points fit in the deck."""
+    assert hand.captured is not None
+    if hand.captured > total:
+        raise hand.error("points.over_deck", "captured", value=hand.captured, total=total)
+    if hand.captured + hand.bottom_points > total:
+        raise hand.error("points.over_deck", "bottom_points", value=hand.captured + hand.bottom_points, total=total)
+
+
+def band_text(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}–{high}"
+
+
+# ---------------------------------------------------------------- options
+
+
+class Finish(StrEnum):
+    MUST_PLAY_ACE = "must_play_ace"  # A必打
+    PASS_ACE = "pass_ace"
+
+
+class Outcome(StrEnum):
+    DECLARER_UP = "declarer_up"
+    SWITCH = "switch"
+    CAPTURE_UP = "capture_up"
+    REDEAL = "redeal"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Band:
+    """Where `s` falls in the level table."""
+
+    low: int
+    high: int
+    levels: int
+    capture: bool  # True: the capture team takes over (上台)
+
+
+@dataclass(frozen=True, kw_only=True)
+class LevelTable:
+    """`up`: (lowest s, levels) bands of the declaring team; from `switch` the capture team
+    takes over and gains `(s − switch) // step` levels."""
+
+    up: tuple[tuple[int, int], ...]
+    switch: int
+    step: int
+
+    def band(self, s: int) -> Band:
+        if s >= self.switch:
+            levels = (s - self.switch) // self.step
+            low = self.switch + levels * self.step
+            return Band(low=low, high=low + self.step - 5, levels=levels, capture=True)
+        for i, (low, levels) in enumerate(self.up):
+            following = self.up[i + 1][0] if i + 1 < len(self.up) else self.switch
+            if low <= s < following:
+                return Band(low=low, high=following - 5, levels=levels, capture=False)
+        raise AssertionError(f"no band for {s}")  # the table starts at 0 (checked when parsed)
+
+
+DEFAULT_LEVEL_TABLE = LevelTable(
+    up=((0, 8), (5, 6), (20, 5), (40, 4), (60, 3), (80, 2), (100, 1)),
+    switch=120,
+    step=20,
+)
+
+DEFAULT_KOU_SHAPES: Mapping[str, int] = frozen_map(
+    single=2, pair=4, triple=8, tractor_3_pairs=8, tractor_4_pairs=16, tractor_2_triples=16
+)
+
+
+def _bad(field: str, expected: str) -> RulesError:
+    return RulesError("option.invalid", field=field, expected=expected)
+
+
+def _points_value(value: Any, field: str, low: int) -> int:
+    if not is_int(value) or value < low or value % 5:
+        raise _bad(field, f"integer ≥ {low}, a multiple of 5")
+    return int(value)
+
+
+def parse_level_table(value: Any, field: str) -> LevelTable:
+    shape = '{"up": [[0, 8], …], "switch": 120, "step": 20}'
+    if not isinstance(value, dict):
+        raise _bad(field, shape)
+    for key in value:
+        if key not in ("up", "switch", "step"):
+            raise _bad(f"{field}.{key}", "one of up, switch, step")
+    for key in ("up", "switch", "step"):
+        if key not in value:
+            raise _bad(f"{field}.{key}", "present")
+    raw_up = value["up"]
+    if not isinstance(raw_up, list) or not raw_up:
+        raise _bad(f"{field}.up", "a non-empty list of [lowest s, levels] pairs")
+    up: list[tuple[int, int]] = []
+    for i, pair in enumerate(raw_up):
+        where = f"{field}.up[{i}]"
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise _bad(where, "[lowest s, levels]")
+        low = _points_value(pair[0], f"{where}[0]", 0)
+        if not is_int(pair[1]) or pair[1] < 1:
+            raise _bad(f"{where}[1]", "integer ≥ 1")
+        if i == 0 and low != 0:
+            raise _bad(f"{where}[0]", "0 (the first band starts at 0)")
+        if up and low <= up[-1][0]:
+            raise _bad(f"{where}[0]", f"more than {up[-1][0]}")
+        up.append((low, int(pair[1])))
+    switch = _points_value(value["switch"], f"{field}.switch", 5)
+    if switch <= up[-1][0]:
+        raise _bad(f"{field}.switch", f"more than {up[-1][0]}, the last band's lowest s")
+    step = _points_value(value["step"], f"{field}.step", 5)
+    return LevelTable(up=tuple(up), switch=switch, step=step)
+
+
+def dump_level_table(table: LevelTable) -> dict[str, Any]:
+    return {"up": [[low, levels] for low, levels in table.up], "switch": table.switch, "step": table.step}
+
+
+def parse_kou_shapes(value: Any, field: str) -> Mapping[str, int]:
+    if not isinstance(value, dict) or not value:
+        raise _bad(field, 'object from shape to multiplier, e.g. {"single": 2, "pair": 4}')
+    shapes: dict[str, int] = {}
+    for key, multiplier in value.items():
+        if not key.strip():
+            raise _bad(field, "shape names must be non-empty")
+        if not is_int(multiplier) or multiplier < 2 or multiplier & (multiplier - 1):
+            raise _bad(f"{field}.{key}", "a power of two ≥ 2")
+        shapes[key] = multiplier
+    return frozen_map(shapes)
+
+
+@dataclass(frozen=True, kw_only=True)
+class HongxingwuOptions:
+    level_table: LevelTable = option(
+        DEFAULT_LEVEL_TABLE,
+        "levels by s: `up` = [lowest s, levels] of the declaring team; from `switch` the capture team takes over, "
+        "+1 level per `step`",
+        parse_level_table,
+        dump_level_table,
+    )
+    kou_shapes: Mapping[str, int] = option(
+        DEFAULT_KOU_SHAPES,
+        "抠底 multiplier by the shape that won the last trick (offered on the entry screen)",
+        parse_kou_shapes,
+    )
+    finish: Finish = option(
+        Finish.MUST_PLAY_ACE,
+        '"must_play_ace": win by a promotion while declaring at A (A必打); "pass_ace": by any promotion past A',
+        parse_enum(Finish),
+    )
+    start_level: str = option("2", "both teams' level at the start of a game", parse_choice(LEVELS))
+    free_declarer: bool = option(False, "accept an entered declarer that differs from the rotation", parse_bool)
+
+
+def kou_shape_entries(options: HongxingwuOptions, lang: str = Lang.ZH) -> list[dict[str, Any]]:
+    """The shapes the entry screen offers for 抠底, lowest multiplier first: shape, label, multiplier."""
+    # Imported here: the message table imports this module.
+    from .messages import render
+
+    entries = sorted(options.kou_shapes.items(), key=lambda item: (item[1], item[0]))
+    return [
+        {
+            "shape": shape,
+            "label": render(Msg(key=f"hxw.shape.{shape}"), lang) if f"hxw.shape.{shape}" in MESSAGES else shape,
+            "multiplier": multiplier,
+        }
+        for shape, multiplier in entries
+    ]
+
+
+# ---------------------------------------------------------------- the table
+
+
+@dataclass(kw_only=True)
+class HongxingwuTable:
+    options: HongxingwuOptions
+    levels: tuple[int, int] = (0, 0)
+    pending: Seat | None = None  # the rotation's next declarer; None on a game's first hand
+
+    def __post_init__(self) -> None:
+        self._new_game()
+
+    def _new_game(self) -> None:
+        start = LEVELS.index(self.options.start_level)
+        self.levels = (start, start)
+        self.pending = None
+
+    def play(self, hand: HandInput, ctx: Context) -> HandResult:
+        if ctx.hand_in_game == 1:
+            self._new_game()
+        if hand.redeal is not None:
+            return level_redeal(hand, self.pending, self.levels, Outcome.REDEAL)
+        o = self.options
+        steps: list[Msg] = []
+        declarer = resolve_declarer(hand, self.pending, o.free_declarer, steps)
+        require(hand, "captured")
+        if hand.kou_di and "bottom_multiplier" not in hand.present:
+            raise hand.error("multiplier.required", "bottom_multiplier")
+        if not hand.kou_di and "bottom_multiplier" in hand.present:
+            raise hand.error("multiplier.without_kou_di", "bottom_multiplier")
+        check_deck(hand)
+        assert hand.captured is not None
+        captured, bottom = hand.captured, hand.bottom_points
+
+        tags: list[str] = []
+        if hand.kou_di:
+            assert hand.bottom_multiplier is not None
+            s = captured + bottom * hand.bottom_multiplier
+            tags.append("抠底")
+            steps.append(
+                Msg(
+                    key="hxw.s_kou",
+                    params={"captured": captured, "bottom": bottom, "m": hand.bottom_multiplier, "s": s},
+                )
+            )
+        else:
+            s = captured
+            steps.append(Msg(key="hxw.s", params={"s": s}))
+
+        band = o.level_table.band(s)
+        declaring, capturing = team_index(declarer), 1 - team_index(declarer)
+        text = band_text(band.low, band.high)
+        if not band.capture:
+            outcome, promoted, declarer_won = Outcome.DECLARER_UP, declaring, True
+            next_declarer = (declarer + 2) % 4
+            tags.append("升级")
+            steps.append(Msg(key="hxw.declarer_up", params={"band": text, "k": band.levels}))
+        elif band.levels == 0:
+            outcome, promoted, declarer_won = Outcome.SWITCH, None, False
+            next_declarer = (declarer + 1) % 4
+            tags.append("上台")
+            steps.append(Msg(key="hxw.switch", params={"band": text}))
+        else:
+            outcome, promoted, declarer_won = Outcome.CAPTURE_UP, capturing, False
+            next_declarer = (declarer + 1) % 4
+            tags.append("上台")
+            steps.append(Msg(key="hxw.capture_up", params={"band": text, "k": band.levels}))
+
+        moved = 0
+        game_end: GameEnd | None = None
+        if promoted is not None:
+            moved, won = self._promote(promoted, band.levels, promoted == declaring, steps)
+            if won:
+                tags.append("胜")
+                game_end = GameEnd(winners=team_seats(promoted), how=GameEndHow.LEVELS)
+        steps.append(levels_step(self.levels))
+
+        if game_end is None:
+            key = "next.partner" if outcome is Outcome.DECLARER_UP else "next.left"
+            steps.append(Msg(key=key, params={"seat": next_declarer}))
+            self.pending = next_declarer
+        else:
+            self.pending = None
+
+        deltas = (0, 0, 0, 0) if promoted is None else team_deltas(promoted, moved, 0)
+        return HandResult(
+            status=HandStatus.SCORED,
+            dealer=declarer,
+            declarer=declarer,
+            outcome=outcome,
+            tags=tuple(tags),
+            declarer_won=declarer_won,
+            deltas=deltas,
+            steps=tuple(steps),
+            next_dealer=None if game_end else next_declarer,
+            levels=seat_levels(self.levels),
+            game_end=game_end,
+        )
+
+    def _promote(self, team: int, k: int, declaring: bool, steps: list[Msg]) -> tuple[int, bool]:
+        """Move `team` up `k` levels; (levels actually moved, whether it wins the game)."""
+        old = self.levels[team]
+        if self.options.finish is Finish.MUST_PLAY_ACE:
+            won = declaring and old == ACE
+            if won:
+                steps.append(Msg(key="hxw.win_ace", params={"team": team_msg(team)}))
+        else:
+            won = old + k > ACE
+            if won:
+                steps.append(Msg(key="hxw.win_pass", params={"team": team_msg(team)}))
+        new = min(old + k, ACE)
+        if not won:
+            if old == ACE:
+                steps.append(Msg(key="hxw.stay_ace", params={"team": team_msg(team)}))
+            elif old + k > ACE:
+                steps.append(Msg(key="hxw.stop_ace", params={"team": team_msg(team), "moved": new - old}))
+        levels = list(self.levels)
+        levels[team] = new
+        self.levels = (levels[0], levels[1])
+        return new - old, won
+
+
+MESSAGES: Mapping[str, tuple[str, str]] = {
+    # shared with gunzi
+    "error.declarer.rotation": (
+        "轮庄应由 {expected} 号位坐庄，填的是 {entered} 号位（可开启 free_declarer）",
+        "by rotation the declarer is seat {expected}, not seat {entered} (option free_declarer allows it)",
+    ),
+    "error.declarer.first_hand": ("一局的第一副牌必须填庄家", "a game's first hand must name its declarer"),
+    "declarer.free": (
+        "自由坐庄：{seat} 号位（轮庄应为 {expected} 号位）",
+        "free declarer: seat {seat} (rotation: seat {expected})",
+    ),
+    "levels.team.A": ("A队", "team A"),
+    "levels.team.B": ("B队", "team B"),
+    "levels.now": ("级别：A队 {a}，B队 {b}", "levels: team A {a}, team B {b}"),
+    "next.partner": ("下一副由庄家的对家 {seat} 号位坐庄", "next declarer: the declarer's partner (对家), seat {seat}"),
+    "next.left": ("下一副由庄家的下家 {seat} 号位坐庄", "next declarer: the declarer's 下家, seat {seat}"),
+    # 红星五
+    "error.multiplier.required": ("抠底时必须填底分倍数", "a bottom multiplier is required with kou_di"),
+    "error.multiplier.without_kou_di": ("没有抠底就不能填底分倍数", "a bottom multiplier needs kou_di"),
+    "hxw.s": ("抓分方得分 {s}", "capture team's points: {s}"),
+    "hxw.s_kou": (
+        "抠底：抓分 {captured} + 底分 {bottom} × {m} = {s}",
+        "last trick (抠底): captured {captured} + bottom {bottom} × {m} = {s}",
+    ),
+    "hxw.declarer_up": ("得分 {band}：庄家方升 {k} 级", "points {band}: declaring team up {k}"),
+    "hxw.switch": ("得分 {band}：抓分方上台，不升级", "points {band}: the capture team takes over (上台), no level"),
+    "hxw.capture_up": (
+        "得分 {band}：抓分方上台并升 {k} 级",
+        "points {band}: the capture team takes over and goes up {k}",
+    ),
+    "hxw.stop_ace": ("{team}升到 A 为止，实升 {moved} 级", "{team} stops at A: up {moved}"),
+    "hxw.stay_ace": ("{team}已到 A，上台后仍打 A", "{team} is at A already and stays at A"),
+    "hxw.win_ace": ("{team}打 A 过关（A必打）：本局胜", "{team} promoted while declaring at A (A必打): wins the game"),
+    "hxw.win_pass": ("{team}升过 A：本局胜", "{team} goes past A: wins the game"),
+    "hxw.shape.single": ("单抠", "single"),
+    "hxw.shape.pair": ("对子抠", "pair"),
+    "hxw.shape.triple": ("三头抠", "triple"),
+    "hxw.shape.tractor_3_pairs": ("三连对抠", "three-pair tractor"),
+    "hxw.shape.tractor_4_pairs": ("四连对抠", "four-pair tractor"),
+    "hxw.shape.tractor_2_triples": ("连三头抠", "two-triple tractor"),
+}
+
+HONGXINGWU_FIELDS = frozenset({"declarer", "captured", "bottom_points", "kou_di", "bottom_multiplier", "redeal"})
+
+HONGXINGWU = Variant(
+    key="hongxingwu",
+    name={"zh-Hans": "济源红星五", "en": "Hongxingwu (Jiyuan)"},
+    unit="级",
+    zero_sum=False,
+    player_counts=frozenset({4}),
+    hand_fields=HONGXINGWU_FIELDS,
+    has_levels=True,
+    defaults=lambda players: HongxingwuOptions(),
+    presets={"济源": {}, "济源（打过 A 即胜）": {"finish": "pass_ace"}},
+    new_table=lambda options, players: HongxingwuTable(options=options),
+)

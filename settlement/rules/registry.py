@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from . import baifen, biaofen, erguai
+from . import baifen, biaofen, erguai, gunzi, hongxingwu
 from .base import Variant
 
 VARIANTS: Mapping[str, Variant] = {
@@ -16,5 +16,7 @@ VARIANTS: Mapping[str, Variant] = {
         baifen.CLASSIC,
         erguai.ERGUAI,
         biaofen.BIAOFEN,
+        hongxingwu.HONGXINGWU,
+        gunzi.GUNZI,
     )
 }
