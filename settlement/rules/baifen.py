@@ -316,12 +316,6 @@ def _redeal(hand: HandInput, dealer: Seat, players: int, allowed: tuple[RedealRe
     )
 
 
-def _require(hand: HandInput, *fields: str) -> None:
-    for name in fields:
-        if name not in hand.present:
-            raise hand.error("field.required", name)
-
-
 def _check_captured(hand: HandInput) -> int:
     assert hand.captured is not None
     if hand.captured > DECK_POINTS:
@@ -347,7 +341,7 @@ class RegionalTable:
         dealer = hand.dealer if hand.dealer is not None else ctx.default_dealer
         if hand.redeal is not None:
             return _redeal(hand, dealer, ctx.players, rules.redeal_reasons)
-        _require(hand, "declarer", "bid", "captured")
+        hand.require("declarer", "bid", "captured")
         assert hand.declarer is not None and hand.bid is not None
         self._check_bidding(hand, dealer, rules)
         captured = _check_captured(hand)
@@ -505,7 +499,7 @@ class ClassicTable:
         dealer = hand.dealer if hand.dealer is not None else ctx.default_dealer
         if hand.redeal is not None:
             return _redeal(hand, dealer, ctx.players, tuple(RedealReason))
-        _require(hand, "declarer", "bid", "partner", "captured")
+        hand.require("declarer", "bid", "partner", "captured")
         assert hand.declarer is not None and hand.bid is not None
         o = self.options
         declarer, partner = hand.declarer, hand.partner

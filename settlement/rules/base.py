@@ -7,7 +7,6 @@ into games and renders the results document.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -137,6 +136,12 @@ class HandInput:
     def error(self, code: str, field: str, **params: Any) -> RulesError:
         return RulesError(code, field=field, hand=self.n, **params)
 
+    def require(self, *fields: str) -> None:
+        """Refuse the hand when a field the variant needs here was left out."""
+        for name in fields:
+            if name not in self.present:
+                raise self.error("field.required", name)
+
 
 @dataclass(frozen=True, kw_only=True)
 class GameEnd:
@@ -178,10 +183,6 @@ class Table(Protocol):
     def play(self, hand: HandInput, ctx: Context) -> HandResult: ...
 
 
-class OptionsProtocol(Protocol):
-    __dataclass_fields__: dict[str, Any]
-
-
 @dataclass(frozen=True, kw_only=True)
 class Variant:
     """A registered variant: what it accepts and how a session of it is played."""
@@ -211,7 +212,3 @@ def team_deltas(declarer: Seat, declaring: int, capturing: int) -> Deltas:
 def check_zero_sum(deltas: Deltas, what: str) -> None:
     if sum(deltas) != 0:
         raise EngineDefect(f"{what} does not sum to zero: {deltas}")
-
-
-def replace(obj: Any, **changes: Any) -> Any:
-    return dataclasses.replace(obj, **changes)

@@ -372,9 +372,7 @@ class BiaofenTable:
         )
 
     def _check(self, hand: HandInput, n: int) -> tuple[Seat, int]:
-        for name in ("declarer", "bid"):
-            if name not in hand.present:
-                raise hand.error("field.required", name)
+        hand.require("declarer", "bid")
         assert hand.declarer is not None and hand.bid is not None
         bid = hand.bid
         if not BID_LOW <= bid <= BID_HIGH or bid % BID_STEP:

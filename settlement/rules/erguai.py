@@ -258,9 +258,7 @@ class ErguaiTable:
 
     @staticmethod
     def _check(hand: HandInput) -> tuple[Seat, Seat | None, int, Contract, int]:
-        for name in ("declarer", "bid", "partner", "captured"):
-            if name not in hand.present:
-                raise hand.error("field.required", name)
+        hand.require("declarer", "bid", "partner", "captured")
         assert hand.declarer is not None and hand.bid is not None and hand.captured is not None
         bid = hand.bid
         if not BID_LOW <= bid <= BID_HIGH or bid % BID_STEP:

@@ -39,13 +39,12 @@ from .base import (
     Variant,
     team_deltas,
 )
-from .hongxingwu import (
+from .levels import (
     LEVELS,
     band_text,
     check_deck,
     level_redeal,
     levels_step,
-    require,
     resolve_declarer,
     seat_levels,
     team_index,
@@ -54,6 +53,7 @@ from .hongxingwu import (
 )
 from .options import option, parse_bool, parse_choice, parse_enum, parse_int
 
+DECK_POINTS = 300  # three decks
 TRIBUTE_LOW = 80  # below it the capture team pays a card per 10 points short
 TRIBUTE_HIGH = 150  # above it the declaring team pays a card per 10 points over
 
@@ -135,12 +135,12 @@ class GunziTable:
         o = self.options
         steps: list[Msg] = []
         declarer = resolve_declarer(hand, self.pending, o.free_declarer, steps)
-        require(hand, "captured")
+        hand.require("captured")
         incoming = self.tribute_cards
         tribute = Tribute(hand.tribute)
         if incoming is None and tribute is not Tribute.NORMAL:
             raise hand.error("tribute.first_hand", "tribute")
-        check_deck(hand)
+        check_deck(hand, DECK_POINTS)
         assert hand.captured is not None
         tags: list[str] = []
         seat_deltas = [0, 0, 0, 0]

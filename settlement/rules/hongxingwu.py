@@ -13,7 +13,7 @@ Deltas are the levels each team actually moved; there is no money.
 
 The declarer of a game's first hand is entered; later hands follow the
 rotation (`free_declarer` lets a club enter anyone). The helpers for levels
-and rotation here are shared with `gunzi.py`.
+and rotation are in `levels.py`, shared with `gunzi.py`.
 
 >>> from .session import session_settle
 >>> doc = {"variant": "hongxingwu", "players": ["甲", "乙", "丙", "丁"],
@@ -44,90 +44,22 @@ from .base import (
     Variant,
     team_deltas,
 )
+from .levels import (
+    ACE,
+    LEVELS,
+    band_text,
+    check_deck,
+    level_redeal,
+    levels_step,
+    resolve_declarer,
+    seat_levels,
+    team_index,
+    team_msg,
+    team_seats,
+)
 from .options import frozen_map, is_int, option, parse_bool, parse_choice, parse_enum
 
 DECK_POINTS = 300  # three decks
-LEVELS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-ACE = len(LEVELS) - 1
-
-
-# ---------------------------------------------------------------- shared by the level games
-
-
-def team_index(seat: Seat) -> int:
-    """0 for team A (seats 0 + 2), 1 for team B (seats 1 + 3)."""
-    return seat % 2
-
-
-def team_msg(team: int) -> Msg:
-    return Msg(key="levels.team.A" if team == 0 else "levels.team.B")
-
-
-def team_seats(team: int) -> tuple[Seat, Seat]:
-    return (team, team + 2)
-
-
-def seat_levels(levels: tuple[int, int]) -> tuple[str, ...]:
-    """Per-seat level names from the two team levels."""
-    return tuple(LEVELS[levels[seat % 2]] for seat in range(4))
-
-
-def levels_step(levels: tuple[int, int]) -> Msg:
-    return Msg(key="levels.now", params={"a": LEVELS[levels[0]], "b": LEVELS[levels[1]]})
-
-
-def resolve_declarer(hand: HandInput, pending: Seat | None, free_declarer: bool, steps: list[Msg]) -> Seat:
-    """The declarer of a scored hand: entered, or the rotation's `pending` one.
-
-    A game's first hand (no pending declarer) must name it; an entered one
-    that contradicts the rotation is refused unless the club plays
-    `free_declarer`.
-    """
-    if "declarer" in hand.present:
-        assert hand.declarer is not None
-        if pending is not None and hand.declarer != pending:
-            if not free_declarer:
-                raise hand.error("declarer.rotation", "declarer", expected=pending, entered=hand.declarer)
-            steps.append(Msg(key="declarer.free", params={"seat": hand.declarer, "expected": pending}))
-        return hand.declarer
-    if pending is None:
-        raise hand.error("declarer.first_hand", "declarer")
-    return pending
-
-
-def level_redeal(hand: HandInput, pending: Seat | None, levels: tuple[int, int], outcome: str) -> HandResult:
-    """A thrown-in hand of a level game: no score, the pending declarer shown, levels unchanged."""
-    return HandResult(
-        status=HandStatus.REDEAL,
-        dealer=pending,
-        declarer=None,
-        outcome=outcome,
-        tags=(),
-        declarer_won=None,
-        deltas=(0, 0, 0, 0),
-        steps=(Msg(key="redeal", params={"reason": Msg(key=f"redeal.{hand.redeal}")}),),
-        next_dealer=pending,
-        levels=seat_levels(levels),
-    )
-
-
-def require(hand: HandInput, *fields: str) -> None:
-    for name in fields:
-        if name not in hand.present:
-            raise hand.error("field.required", name)
-
-
-def check_deck(hand: HandInput, total: int = DECK_POINTS) -> None:
-    """`captured` plus the bottom's points fit in the deck."""
-    assert hand.captured is not None
-    if hand.captured > total:
-        raise hand.error("points.over_deck", "captured", value=hand.captured, total=total)
-    if hand.captured + hand.bottom_points > total:
-        raise hand.error("points.over_deck", "bottom_points", value=hand.captured + hand.bottom_points, total=total)
-
-
-def band_text(low: int, high: int) -> str:
-    return str(low) if low == high else f"{low}–{high}"
 
 
 # ---------------------------------------------------------------- options
@@ -311,12 +243,12 @@ class HongxingwuTable:
         o = self.options
         steps: list[Msg] = []
         declarer = resolve_declarer(hand, self.pending, o.free_declarer, steps)
-        require(hand, "captured")
+        hand.require("captured")
         if hand.kou_di and "bottom_multiplier" not in hand.present:
             raise hand.error("multiplier.required", "bottom_multiplier")
         if not hand.kou_di and "bottom_multiplier" in hand.present:
             raise hand.error("multiplier.without_kou_di", "bottom_multiplier")
-        check_deck(hand)
+        check_deck(hand, DECK_POINTS)
         assert hand.captured is not None
         captured, bottom = hand.captured, hand.bottom_points
 
