@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+PO := locale/zh_Hans/LC_MESSAGES/django.po
+MO := locale/zh_Hans/LC_MESSAGES/django.mo
 
 .PHONY: run test lint bench golden install clean
 
@@ -10,15 +12,23 @@ $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) manage.py compile_translations
 	touch $(STAMP)
 
-install: $(STAMP)
+# The .mo files are built, not committed (polib: no GNU gettext needed).
+$(MO): $(PO) | $(STAMP)
+	$(PY) manage.py compile_translations
 
+install: $(STAMP) $(MO)
+
+# `make run`: the demo club on http://127.0.0.1:8000/ (--insecure serves static/ with DEBUG off).
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(PY) manage.py compile_translations
+	$(PY) manage.py demo_load
+	$(PY) manage.py runserver --insecure 127.0.0.1:8000
 
-test: $(STAMP)
+test: $(STAMP) $(MO)
 	$(PY) -m pytest
 
 golden: $(STAMP)

@@ -1,7 +1,24 @@
+from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import views
 
+session = "clubs/<slug:slug>/sessions/<int:session_id>/"
+hand = session + "hands/<int:number>/"
+
 urlpatterns = [
     path("", views.home, name="home"),
+    path("login/", auth_views.LoginView.as_view(template_name="settlement/login.html"), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("clubs/<slug:slug>/", views.club_home, name="club_home"),
+    path("clubs/<slug:slug>/history/", views.club_history, name="club_history"),
+    path("clubs/<slug:slug>/players/<int:player_id>/", views.player_detail, name="player_detail"),
+    path("clubs/<slug:slug>/sessions/new/", views.session_new, name="session_new"),
+    path(session, views.session_detail, name="session_detail"),
+    path(session + "export/", views.session_export, name="session_export"),
+    path(session + "close/", views.session_close, name="session_close"),
+    path(session + "hands/", views.hand_new, name="hand_new"),
+    path(hand, views.hand_detail, name="hand_detail"),
+    path(hand + "correct/", views.hand_correct, name="hand_correct"),
+    path(hand + "void/", views.hand_void, name="hand_void"),
 ]

@@ -1,0 +1,210 @@
+"""What services and selectors share: the ledger's error, reading the hand log and replaying it.
+
+The log numbers hands as they were entered, void ones included; the rules
+engine numbers the hands of the document it is given (void hands left out).
+`LogReplay.numbers` maps one to the other, and every engine hand number that
+leaves this module — in an error or in a results document — is a ledger number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from .models import Hand, HandRevision, Player, Session, SessionSeat, engine_lang
+from .rules.base import RulesError
+from .rules.document import HAND_FIELDS, document_parse
+from .rules.registry import VARIANTS
+from .rules.session import SessionResult, results_document, session_replay
+
+# Codes of the ledger's own refusals (the engine's codes keep the engine's texts).
+LEDGER_MESSAGES: Mapping[str, Any] = {
+    "session.closed": _("the session is closed"),
+    "client_key.reused": _("this key was already used for a different hand (hand {number})"),
+    "client_key.invalid": _("the client key must be at most 64 characters"),
+    "hand.not_found": _("there is no hand {number} in this session"),
+    "hand.already_void": _("hand {number} is already void"),
+    "hand.unchanged": _("the correction is the same as the current entry"),
+    "reason.required": _("give a reason"),
+    "player.other_club": _("this player belongs to another club"),
+    "player.name_too_long": _("a player's name can have at most {limit} characters"),
+    "value.not_json": _("must be plain JSON (objects, lists, text, numbers, true/false, null)"),
+    "value.too_long": _("at most {limit} characters"),
+    "log.unreadable": _("the hand log no longer replays: {detail}"),
+}
+
+
+def django_lang(lang: str) -> str:
+    """`zh-Hans` / `en` (engine) or a Django code → the Django language code."""
+    return "en" if lang.lower().startswith("en") else "zh-hans"
+
+
+class LedgerError(Exception):
+    """A write or a replay the ledger refuses. Views map it to form errors, the API to error bodies.
+
+    `code` is stable: the engine's `RulesError` code when the rules refused the
+    input, else one of `LEDGER_MESSAGES`. `hand` is the ledger's hand number
+    (or None), `field` the input field (`bid`, `reason`, `players[2]`, `options.target` …).
+    """
+
+    def __init__(
+        self, code: str, *, field: str, hand: int | None = None, rules_error: RulesError | None = None, **params: Any
+    ) -> None:
+        self.code = code
+        self.field = field
+        self.hand = hand
+        self.params = params
+        self.rules_error = rules_error
+        super().__init__(code)
+
+    @classmethod
+    def from_rules(cls, error: RulesError, numbers: Sequence[int] | None = None) -> LedgerError:
+        """The engine's error, its hand (a position in the document) turned into a ledger number."""
+        hand = error.hand
+        if hand is not None and numbers is not None and 1 <= hand <= len(numbers):
+            hand = numbers[hand - 1]
+        return cls(error.code, field=error.field, hand=hand, rules_error=error, **error.params)
+
+    def message(self, lang: str = "zh-Hans") -> str:
+        if self.rules_error is not None:
+            return self.rules_error.message(engine_lang(lang))
+        template = LEDGER_MESSAGES.get(self.code, self.code)
+        with translation.override(django_lang(lang)):
+            text = str(template)
+        try:
+            return text.format(**self.params)
+        except (KeyError, IndexError, ValueError):
+            return text
+
+    def where(self) -> str:
+        return f"hand {self.hand}" if self.hand is not None else "document"
+
+    def describe(self, lang: str = "zh-Hans") -> str:
+        """`hand 3: bid: …`, like the engine's, with the ledger's hand number."""
+        return f"{self.where()}: {self.field}: {self.message(lang)}"
+
+    def __str__(self) -> str:
+        return self.describe("en")
+
+
+def hand_input_ordered(hand_input: Any) -> Any:
+    """A hand object with its fields in the document's usual order (PostgreSQL's jsonb keeps no key order)."""
+    if not isinstance(hand_input, dict):
+        return hand_input
+    order = {name: i for i, name in enumerate(HAND_FIELDS)}
+    return dict(sorted(hand_input.items(), key=lambda item: (order.get(item[0], len(order)), item[0])))
+
+
+@dataclass(frozen=True, kw_only=True)
+class LogEntry:
+    """A hand of the log with its revisions, oldest first; the last is current."""
+
+    hand: Hand
+    revisions: tuple[HandRevision, ...]
+
+    @property
+    def number(self) -> int:
+        return self.hand.number
+
+    @property
+    def current(self) -> HandRevision:
+        return self.revisions[-1]
+
+    @property
+    def is_void(self) -> bool:
+        return self.current.is_void
+
+
+@dataclass(frozen=True, kw_only=True)
+class Log:
+    session: Session
+    players: tuple[Player, ...]  # by seat
+    entries: tuple[LogEntry, ...]  # by hand number
+
+    @property
+    def next_number(self) -> int:
+        return self.entries[-1].number + 1 if self.entries else 1
+
+    def entry(self, number: int) -> LogEntry | None:
+        for entry in self.entries:
+            if entry.number == number:
+                return entry
+        return None
+
+    def hands(self, *, replace: Mapping[int, Any] | None = None, drop: int | None = None) -> list[tuple[int, Any]]:
+        """(number, input) of the hands the engine plays: current inputs of hands that are not void.
+
+        `replace` puts a candidate input in for a hand (a void hand comes back), `drop` leaves one out.
+        """
+        replace = replace or {}
+        hands = []
+        for entry in self.entries:
+            if entry.number == drop:
+                continue
+            if entry.number in replace:
+                hands.append((entry.number, replace[entry.number]))
+            elif not entry.is_void:
+                hands.append((entry.number, entry.current.input))
+        return hands
+
+    @property
+    def hand_ids(self) -> dict[int, int]:
+        return {entry.number: entry.hand.id for entry in self.entries}
+
+
+def log_load(*, session: Session) -> Log:
+    """The session's seats and every revision of every hand: two queries whatever the size."""
+    seats = SessionSeat.objects.filter(session=session).select_related("player").order_by("seat")
+    revisions = (
+        HandRevision.objects.filter(hand__session=session)
+        .select_related("hand", "author")
+        .order_by("hand__number", "number")
+    )
+    grouped: dict[int, list[HandRevision]] = {}
+    hands: dict[int, Hand] = {}
+    for revision in revisions:
+        hands[revision.hand.number] = revision.hand
+        grouped.setdefault(revision.hand.number, []).append(revision)
+    entries = tuple(LogEntry(hand=hands[n], revisions=tuple(grouped[n])) for n in sorted(grouped))
+    return Log(session=session, players=tuple(seat.player for seat in seats), entries=entries)
+
+
+def log_document(*, session: Session, players: Sequence[Player], hands: Sequence[tuple[int, Any]]) -> dict[str, Any]:
+    """The session document the engine gets for these hands (the frozen options, names by seat)."""
+    return {
+        "variant": session.variant,
+        "options": session.options,
+        "players": [player.name for player in players],
+        "hands": [hand_input for _, hand_input in hands],
+    }
+
+
+@dataclass(frozen=True, kw_only=True)
+class LogReplay:
+    result: SessionResult
+    numbers: tuple[int, ...]  # ledger number of the engine's hand n at index n - 1
+
+    def render(self, lang: str) -> dict[str, Any]:
+        """The results document (as `settle` prints it), hands and games numbered as in the ledger."""
+        doc = results_document(self.result, lang=engine_lang(lang))
+        for hand in doc["hands"]:
+            hand["n"] = self.numbers[hand["n"] - 1]
+        for game in doc["games"]:
+            game["first_hand"] = self.numbers[game["first_hand"] - 1]
+            game["last_hand"] = self.numbers[game["last_hand"] - 1]
+        return doc
+
+
+def log_replay(*, session: Session, players: Sequence[Player], hands: Sequence[tuple[int, Any]]) -> LogReplay:
+    """Play the hands through the engine; a refusal comes back as a `LedgerError` at the ledger's hand number."""
+    numbers = tuple(number for number, _ in hands)
+    raw = log_document(session=session, players=players, hands=hands)
+    try:
+        result = session_replay(document_parse(raw, variants=VARIANTS))
+    except RulesError as error:
+        raise LedgerError.from_rules(error, numbers) from error
+    return LogReplay(result=result, numbers=numbers)

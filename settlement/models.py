@@ -1,0 +1,312 @@
+"""The ledger: clubs, players, sessions and the append-only hand log.
+
+What a scorekeeper enters is kept as `HandRevision` rows that are never
+updated or deleted: a correction or a void is a new revision, and a hand's
+current revision is the one with the highest number. `SettlementRow` and
+`GameRow` are derived from the rules engine's replay of the log and can be
+rebuilt from it at any time (`services.py` does so in the same transaction
+as every write).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from .rules.registry import VARIANTS
+
+
+def engine_lang(language: str | None) -> str:
+    """The rules engine's language code for a Django language code (`zh-hans` → `zh-Hans`)."""
+    return "en" if (language or "").lower().startswith("en") else "zh-Hans"
+
+
+def variant_label(key: str, language: str | None = None) -> str:
+    """A variant's display name in the active (or given) language; the key if it is not registered."""
+    variant = VARIANTS.get(key)
+    if variant is None:
+        return key
+    return variant.name.get(engine_lang(language or get_language()), key)
+
+
+class AppendOnly(models.Model):
+    """Rows of the hand log: inserted once, never updated or deleted (a correction is a new row)."""
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise ValueError(f"{type(self).__name__} rows are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        raise ValueError(f"{type(self).__name__} rows are append-only")
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=100)
+    slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ("name",)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Role(models.TextChoices):
+    OWNER = "owner", _("owner")
+    SCOREKEEPER = "scorekeeper", _("scorekeeper")
+    VIEWER = "viewer", _("viewer")
+
+
+WRITE_ROLES = frozenset({Role.OWNER, Role.SCOREKEEPER})
+
+
+class Membership(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("user")
+    )
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("club"))
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices, default=Role.VIEWER)
+
+    class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        constraints = (
+            models.UniqueConstraint(fields=["user", "club"], name="membership_one_per_user_and_club"),
+            models.CheckConstraint(condition=Q(role__in=Role.values), name="membership_role_valid"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.club} ({self.role})"
+
+    @property
+    def can_write(self) -> bool:
+        return self.role in WRITE_ROLES
+
+
+class Player(models.Model):
+    """Someone who sits at a club's table; a login is optional, a guest is created by import or opening."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players", verbose_name=_("club"))
+    name = models.CharField(_("name"), max_length=60)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="players",
+        verbose_name=_("user"),
+    )
+    is_guest = models.BooleanField(_("guest"), default=False)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ("name",)
+        constraints = (
+            models.UniqueConstraint(fields=["club", "name"], name="player_name_unique_in_club"),
+            models.CheckConstraint(condition=~Q(name=""), name="player_name_not_empty"),
+        )
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Session(models.Model):
+    """One sitting of one variant. `options` is every option resolved at opening, frozen."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        CLOSED = "closed", _("closed")
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="sessions", verbose_name=_("club"))
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue / table"), max_length=100, blank=True)
+    variant = models.CharField(_("variant"), max_length=40)
+    options = models.JSONField(_("options"), default=dict)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("opened by")
+    )
+    created_at = models.DateTimeField(_("opened"), default=timezone.now)
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("session")
+        verbose_name_plural = _("sessions")
+        ordering = ("-date", "-created_at", "-id")
+        indexes = (models.Index(fields=["club", "-date"], name="session_club_date"),)
+        constraints = (
+            models.CheckConstraint(condition=Q(status__in=["open", "closed"]), name="session_status_valid"),
+            models.CheckConstraint(
+                condition=Q(status="open", closed_at__isnull=True) | Q(status="closed", closed_at__isnull=False),
+                name="session_closed_at_iff_closed",
+            ),
+            models.CheckConstraint(condition=~Q(variant=""), name="session_variant_not_empty"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.date} {self.variant}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+    @property
+    def variant_label(self) -> str:
+        return variant_label(self.variant)
+
+    @property
+    def unit(self) -> str:
+        variant = VARIANTS.get(self.variant)
+        return variant.unit if variant else ""
+
+
+class SessionSeat(models.Model):
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="seats", verbose_name=_("session"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player"))
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ("session", "seat")
+        constraints = (
+            models.UniqueConstraint(fields=["session", "seat"], name="seat_unique_in_session"),
+            models.UniqueConstraint(fields=["session", "player"], name="seat_player_once_in_session"),
+            models.CheckConstraint(condition=Q(seat__lt=4), name="seat_in_range"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.session_id}#{self.seat} {self.player_id}"
+
+
+class Hand(AppendOnly):
+    """A hand of the log. Its number counts every hand entered, void ones too."""
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="hands", verbose_name=_("session"))
+    number = models.PositiveIntegerField(_("number"))
+    # The client's key of the request that recorded the hand: a repeat of it is the same hand.
+    client_key = models.CharField(_("client key"), max_length=64, blank=True, default="")
+    created_at = models.DateTimeField(_("recorded"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+        ordering = ("session", "number")
+        constraints = (
+            models.UniqueConstraint(fields=["session", "number"], name="hand_number_unique_in_session"),
+            models.UniqueConstraint(
+                fields=["session", "client_key"],
+                condition=~Q(client_key=""),
+                name="hand_client_key_unique_in_session",
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.session_id}/{self.number}"
+
+
+class HandRevision(AppendOnly):
+    """What was entered for a hand, by whom and when; a correction or void is a later revision.
+
+    The current revision is the one with the highest number; (hand, number) is
+    unique, so there is exactly one. Revision 1 is the recording; every later one
+    carries its reason. A void has no input.
+    """
+
+    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="revisions", verbose_name=_("hand"))
+    number = models.PositiveSmallIntegerField(_("revision"))
+    input = models.JSONField(_("input"), null=True, blank=True)
+    is_void = models.BooleanField(_("void"), default=False)
+    reason = models.TextField(_("reason"), blank=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("author")
+    )
+    created_at = models.DateTimeField(_("when"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("hand revision")
+        verbose_name_plural = _("hand revisions")
+        ordering = ("hand", "number")
+        constraints = (
+            models.UniqueConstraint(fields=["hand", "number"], name="revision_number_unique_in_hand"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="revision_number_positive"),
+            models.CheckConstraint(
+                condition=Q(is_void=True, input__isnull=True) | Q(is_void=False, input__isnull=False),
+                name="revision_void_iff_no_input",
+            ),
+            models.CheckConstraint(
+                condition=Q(number=1, is_void=False) | (Q(number__gt=1) & ~Q(reason="")),
+                name="revision_first_is_entry_later_have_reason",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.hand}r{self.number}"
+
+
+class SettlementRow(models.Model):
+    """Derived: one seat's result of one hand that is not void, from the engine's replay."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="+")
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="settlement_rows")
+    number = models.PositiveIntegerField(_("hand"))  # the hand's number, kept here to rebuild "from hand n on"
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="settlement_rows")
+    game = models.PositiveSmallIntegerField(_("game"))
+    delta = models.IntegerField(_("delta"))
+    total = models.IntegerField(_("running total in game"))
+    is_declarer = models.BooleanField(_("declarer"), default=False)
+    declarer_won = models.BooleanField(_("declarer won"), null=True)
+
+    class Meta:
+        verbose_name = _("settlement row")
+        verbose_name_plural = _("settlement rows")
+        ordering = ("session", "number", "seat")
+        indexes = (
+            models.Index(fields=["session", "number"], name="settlement_session_number"),
+            models.Index(fields=["player", "session"], name="settlement_player_session"),
+        )
+        constraints = (models.UniqueConstraint(fields=["hand", "seat"], name="settlement_one_row_per_hand_seat"),)
+
+
+class GameRow(models.Model):
+    """Derived: one seat's result of one game (盘 / round / level game) of a session."""
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="+")
+    game = models.PositiveSmallIntegerField(_("game"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="game_rows")
+    first_hand = models.PositiveIntegerField(_("first hand"))
+    last_hand = models.PositiveIntegerField(_("last hand"))
+    finished = models.BooleanField(_("finished"))
+    how = models.CharField(_("how"), max_length=20, blank=True)
+    won = models.BooleanField(_("won"))
+    adjustment = models.IntegerField(_("adjustment"))
+    total = models.IntegerField(_("game total"))
+
+    class Meta:
+        verbose_name = _("game row")
+        verbose_name_plural = _("game rows")
+        ordering = ("session", "game", "seat")
+        indexes = (models.Index(fields=["player", "session"], name="gamerow_player_session"),)
+        constraints = (
+            models.UniqueConstraint(fields=["session", "game", "seat"], name="gamerow_one_per_game_seat"),
+            models.CheckConstraint(condition=Q(won=False) | Q(finished=True), name="gamerow_won_only_if_finished"),
+            models.CheckConstraint(condition=Q(last_hand__gte=models.F("first_hand")), name="gamerow_hand_order"),
+        )

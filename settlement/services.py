@@ -1,0 +1,463 @@
+"""Every write to the ledger. Keyword-only, one transaction each; a refusal changes nothing.
+
+The hand log is append-only: recording a hand adds a `Hand` and its first
+`HandRevision`; a correction or a void adds a revision. After each write the
+session is replayed through the rules engine and the derived rows
+(`SettlementRow`, `GameRow`) are rebuilt from the first hand the write could
+change, inside the same transaction — so what is stored always equals what
+the log replays to. Writers of one session are serialized by locking the
+session row (`SELECT … FOR UPDATE` where the database has it).
+
+Refusals raise `LedgerError` (stable code, ledger hand number, field);
+a user without a writing role in the club gets `PermissionDenied`.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+
+from .ledger import LedgerError, LogReplay, hand_input_ordered, log_document, log_load, log_replay
+from .models import (
+    WRITE_ROLES,
+    Club,
+    GameRow,
+    Hand,
+    HandRevision,
+    Membership,
+    Player,
+    Role,
+    Session,
+    SessionSeat,
+    SettlementRow,
+)
+from .rules.base import RulesError
+from .rules.document import document_parse
+from .rules.options import options_dump, options_resolve
+from .rules.registry import VARIANTS
+from .rules.session import session_replay
+
+__all__ = [
+    "HandWrite",
+    "LedgerError",
+    "hand_correct",
+    "hand_preview",
+    "hand_record",
+    "hand_void",
+    "session_close",
+    "session_export",
+    "session_import",
+    "session_open",
+]
+
+User = AbstractBaseUser | AnonymousUser
+
+CLIENT_KEY_MAX = 64
+PLAYER_NAME_MAX = Player._meta.get_field("name").max_length or 60
+VENUE_MAX = Session._meta.get_field("venue").max_length or 100
+
+
+@dataclass(frozen=True, kw_only=True)
+class HandWrite:
+    """A hand after a write: its current revision, and whether this call created the hand."""
+
+    hand: Hand
+    revision: HandRevision
+    created: bool
+
+
+# --- sessions ---
+
+
+def session_open(
+    *,
+    club: Club,
+    user: User,
+    variant: str,
+    options_overrides: Mapping[str, Any] | None = None,
+    players: Sequence[Player | str],
+    date: datetime.date | None = None,
+    venue: str = "",
+) -> Session:
+    """Open a session: the variant's defaults with the overrides, resolved and frozen; players by seat.
+
+    Names are matched to the club's players; a new name becomes a guest player.
+    """
+    with transaction.atomic():
+        _require_role(user=user, club_id=club.pk, roles=WRITE_ROLES)
+        rules = VARIANTS.get(variant)
+        if rules is None:
+            raise LedgerError.from_rules(RulesError("variant.unknown", field="variant", choices=", ".join(VARIANTS)))
+        if len(players) not in rules.player_counts:
+            counts = " / ".join(str(c) for c in sorted(rules.player_counts))
+            raise LedgerError.from_rules(RulesError("players.count", field="players", counts=counts))
+        try:
+            options = options_resolve(rules.defaults(len(players)), dict(options_overrides or {}))
+        except RulesError as error:
+            raise LedgerError.from_rules(error) from error
+        venue = _venue_clean(venue)
+        seated = _players_resolve(club=club, players=players)
+        session = Session.objects.create(
+            club=club,
+            date=date or timezone.localdate(),
+            venue=venue,
+            variant=rules.key,
+            options=options_dump(options),
+            created_by=user,
+        )
+        SessionSeat.objects.bulk_create(
+            SessionSeat(session=session, seat=seat, player=player) for seat, player in enumerate(seated)
+        )
+    return session
+
+
+def session_close(*, session: Session, user: User) -> Session:
+    """Close the session: no more hands. Closing a closed session changes nothing."""
+    with transaction.atomic():
+        session = _session_lock(session)
+        _require_role(user=user, club_id=session.club_id, roles=WRITE_ROLES)
+        if session.is_open:
+            session.status = Session.Status.CLOSED
+            session.closed_at = timezone.now()
+            session.save(update_fields=["status", "closed_at"])
+    return session
+
+
+def session_import(*, club: Club, user: User, document: Any, close: bool = True) -> Session:
+    """A whole session document into the club, all or nothing; `date` and `venue` kept.
+
+    Names are matched to the club's players, guests created for new names. The
+    session is closed (a past sitting) unless `close=False`.
+    """
+    with transaction.atomic():
+        _require_role(user=user, club_id=club.pk, roles=WRITE_ROLES)
+        document = _json_clean(document, field="document")
+        try:
+            doc = document_parse(document, variants=VARIANTS)
+            result = session_replay(doc)
+        except RulesError as error:
+            # Imported hands are numbered as in the document: no void hands yet.
+            raise LedgerError.from_rules(error) from error
+        date = _date_parse(doc.date)
+        venue = _venue_clean(doc.venue or "")
+        seated = _players_resolve(club=club, players=list(doc.players))
+        now = timezone.now()
+        session = Session.objects.create(
+            club=club,
+            date=date,
+            venue=venue,
+            variant=doc.variant.key,
+            options=options_dump(doc.options),
+            status=Session.Status.CLOSED if close else Session.Status.OPEN,
+            closed_at=now if close else None,
+            created_by=user,
+        )
+        SessionSeat.objects.bulk_create(
+            SessionSeat(session=session, seat=seat, player=player) for seat, player in enumerate(seated)
+        )
+        inputs = document["hands"]
+        hands = Hand.objects.bulk_create(
+            Hand(session=session, number=number, created_at=now) for number in range(1, len(inputs) + 1)
+        )
+        HandRevision.objects.bulk_create(
+            HandRevision(hand=hand, number=1, input=hand_input, author=user, created_at=now)
+            for hand, hand_input in zip(hands, inputs, strict=True)
+        )
+        replay = LogReplay(result=result, numbers=tuple(range(1, len(inputs) + 1)))
+        _derived_rebuild(
+            session=session,
+            players=seated,
+            replay=replay,
+            hand_ids={hand.number: hand.pk for hand in hands},
+            from_number=1,
+        )
+    return session
+
+
+def session_export(*, session: Session) -> dict[str, Any]:
+    """The session document: frozen options, names by seat, the current input of every hand not void, in order.
+
+    Void hands are left out, so the numbers close up; importing it gives the same deltas, games and totals.
+    """
+    log = log_load(session=session)
+    hands = [(number, hand_input_ordered(hand_input)) for number, hand_input in log.hands()]
+    document = log_document(session=session, players=log.players, hands=hands)
+    document["date"] = session.date.isoformat()
+    if session.venue:
+        document["venue"] = session.venue
+    return document
+
+
+# --- hands ---
+
+
+def hand_preview(
+    *, session: Session, hand_input: Any, lang: str = "zh-Hans", number: int | None = None
+) -> dict[str, Any]:
+    """The engine's results for the session with a candidate hand, without writing anything.
+
+    The candidate is appended after the current hands (its `n` is the number it
+    would get), or, with `number`, replaces that hand's current input (a
+    correction's preview). Returns the whole results document in `lang`, hands
+    numbered as in the ledger; raises `LedgerError` when the rules refuse it.
+    """
+    hand_input = _json_clean(hand_input, field="hand")
+    log = log_load(session=session)
+    if number is None:
+        hands = [*log.hands(), (log.next_number, hand_input)]
+    else:
+        if log.entry(number) is None:
+            raise LedgerError("hand.not_found", field="number", number=number)
+        hands = log.hands(replace={number: hand_input})
+    return log_replay(session=session, players=log.players, hands=hands).render(lang)
+
+
+def hand_record(*, session: Session, user: User, hand_input: Any, client_key: str = "") -> HandWrite:
+    """Append a hand to an open session.
+
+    `client_key` (made by the client, at most 64 characters) makes the call
+    idempotent: a repeat with the same key and the same input returns the hand
+    recorded the first time (`created=False`) and writes nothing; the same key
+    with a different input is refused (`client_key.reused`).
+    """
+    hand_input = _json_clean(hand_input, field="hand")
+    client_key = (client_key or "").strip()
+    if len(client_key) > CLIENT_KEY_MAX:
+        raise LedgerError("client_key.invalid", field="client_key")
+    with transaction.atomic():
+        session = _session_lock(session)
+        _require_role(user=user, club_id=session.club_id, roles=WRITE_ROLES)
+        if client_key:
+            existing = Hand.objects.filter(session=session, client_key=client_key).first()
+            if existing is not None:
+                return _record_repeat(hand=existing, hand_input=hand_input)
+        if not session.is_open:
+            raise LedgerError("session.closed", field="session")
+        log = log_load(session=session)
+        number = log.next_number
+        replay = log_replay(session=session, players=log.players, hands=[*log.hands(), (number, hand_input)])
+        hand = Hand.objects.create(session=session, number=number, client_key=client_key)
+        revision = HandRevision.objects.create(hand=hand, number=1, input=hand_input, author=user)
+        _derived_rebuild(
+            session=session,
+            players=log.players,
+            replay=replay,
+            hand_ids={**log.hand_ids, number: hand.pk},
+            from_number=number,
+        )
+    return HandWrite(hand=hand, revision=revision, created=True)
+
+
+def hand_correct(*, session: Session, user: User, number: int, hand_input: Any, reason: str) -> HandWrite:
+    """A new revision of hand `number` with a corrected input (a void hand comes back with it).
+
+    Every later hand is replayed on the corrected one: later games, levels and
+    tribute follow; if a later hand no longer passes the rules, the correction
+    is refused naming that hand. Owners may correct a closed session.
+    """
+    hand_input = _json_clean(hand_input, field="hand")
+    reason = _reason_clean(reason)
+    with transaction.atomic():
+        session = _session_lock(session)
+        _require_revisable(user=user, session=session)
+        log = log_load(session=session)
+        entry = log.entry(number)
+        if entry is None:
+            raise LedgerError("hand.not_found", field="number", number=number)
+        if not entry.is_void and entry.current.input == hand_input:
+            raise LedgerError("hand.unchanged", field="hand", hand=number)
+        replay = log_replay(session=session, players=log.players, hands=log.hands(replace={number: hand_input}))
+        revision = HandRevision.objects.create(
+            hand=entry.hand, number=entry.current.number + 1, input=hand_input, reason=reason, author=user
+        )
+        _derived_rebuild(session=session, players=log.players, replay=replay, hand_ids=log.hand_ids, from_number=number)
+    return HandWrite(hand=entry.hand, revision=revision, created=False)
+
+
+def hand_void(*, session: Session, user: User, number: int, reason: str) -> HandWrite:
+    """Mark hand `number` void: it keeps its number and history, and stops counting.
+
+    Refused when a later hand no longer passes the rules without it. Owners may void in a closed session.
+    """
+    reason = _reason_clean(reason)
+    with transaction.atomic():
+        session = _session_lock(session)
+        _require_revisable(user=user, session=session)
+        log = log_load(session=session)
+        entry = log.entry(number)
+        if entry is None:
+            raise LedgerError("hand.not_found", field="number", number=number)
+        if entry.is_void:
+            raise LedgerError("hand.already_void", field="number", hand=number, number=number)
+        replay = log_replay(session=session, players=log.players, hands=log.hands(drop=number))
+        revision = HandRevision.objects.create(
+            hand=entry.hand, number=entry.current.number + 1, input=None, is_void=True, reason=reason, author=user
+        )
+        _derived_rebuild(session=session, players=log.players, replay=replay, hand_ids=log.hand_ids, from_number=number)
+    return HandWrite(hand=entry.hand, revision=revision, created=False)
+
+
+# --- helpers ---
+
+
+def _record_repeat(*, hand: Hand, hand_input: Any) -> HandWrite:
+    revisions = list(hand.revisions.order_by("number"))
+    if revisions[0].input != hand_input:
+        raise LedgerError("client_key.reused", field="client_key", hand=hand.number, number=hand.number)
+    return HandWrite(hand=hand, revision=revisions[-1], created=False)
+
+
+def _derived_rebuild(
+    *,
+    session: Session,
+    players: Sequence[Player],
+    replay: LogReplay,
+    hand_ids: Mapping[int, int],
+    from_number: int,
+) -> None:
+    """Replace the derived rows from hand `from_number` on with the replay's (earlier ones cannot have changed).
+
+    The engine is deterministic and plays hands in order, so hands before
+    `from_number` and games that finished before it replay exactly as stored.
+    Four queries whatever the number of hands.
+    """
+    numbers = replay.numbers
+    SettlementRow.objects.filter(session=session, number__gte=from_number).delete()
+    rows = []
+    for played in replay.result.hands:
+        number = numbers[played.n - 1]
+        if number < from_number:
+            continue
+        result = played.result
+        rows.extend(
+            SettlementRow(
+                session=session,
+                hand_id=hand_ids[number],
+                number=number,
+                seat=seat,
+                player=player,
+                game=played.game,
+                delta=result.deltas[seat],
+                total=played.totals[seat],
+                is_declarer=result.declarer == seat,
+                declarer_won=result.declarer_won,
+            )
+            for seat, player in enumerate(players)
+        )
+    SettlementRow.objects.bulk_create(rows)
+
+    games = replay.result.games
+    first_changed = next(
+        (game.n for game in games if not game.finished or numbers[game.last_hand - 1] >= from_number),
+        len(games) + 1,
+    )
+    GameRow.objects.filter(session=session, game__gte=first_changed).delete()
+    GameRow.objects.bulk_create(
+        GameRow(
+            session=session,
+            game=game.n,
+            seat=seat,
+            player=player,
+            first_hand=numbers[game.first_hand - 1],
+            last_hand=numbers[game.last_hand - 1],
+            finished=game.finished,
+            how=str(game.how) if game.how else "",
+            won=game.finished and seat in game.winners,
+            adjustment=game.adjustments[seat],
+            total=game.totals[seat],
+        )
+        for game in games
+        if game.n >= first_changed
+        for seat, player in enumerate(players)
+    )
+
+
+def _session_lock(session: Session) -> Session:
+    """The session row, locked until the transaction ends: one writer per session at a time."""
+    return Session.objects.select_for_update().get(pk=session.pk)
+
+
+def _role(*, user: User, club_id: int) -> str | None:
+    if not user.is_authenticated:
+        return None
+    return Membership.objects.filter(user=user, club_id=club_id).values_list("role", flat=True).first()
+
+
+def _require_role(*, user: User, club_id: int, roles: frozenset[str]) -> str:
+    role = _role(user=user, club_id=club_id)
+    if role not in roles:
+        raise PermissionDenied("this needs the role of " + " or ".join(sorted(roles)))
+    return role
+
+
+def _require_revisable(*, user: User, session: Session) -> str:
+    """Corrections and voids: scorekeepers and owners while open, only owners once closed."""
+    role = _require_role(user=user, club_id=session.club_id, roles=WRITE_ROLES)
+    if not session.is_open and role != Role.OWNER:
+        raise LedgerError("session.closed", field="session")
+    return role
+
+
+def _players_resolve(*, club: Club, players: Sequence[Player | str]) -> list[Player]:
+    """Players by seat: club players as given, names matched to the club's players, guests made for new names."""
+    names: list[str] = []
+    for i, player in enumerate(players):
+        if isinstance(player, Player):
+            if player.club_id != club.pk:
+                raise LedgerError("player.other_club", field=f"players[{i}]")
+            names.append(player.name)
+            continue
+        if not isinstance(player, str) or not player.strip():
+            raise LedgerError.from_rules(RulesError("players.name", field=f"players[{i}]"))
+        if len(player.strip()) > PLAYER_NAME_MAX:
+            raise LedgerError("player.name_too_long", field=f"players[{i}]", limit=PLAYER_NAME_MAX)
+        names.append(player.strip())
+    if len(set(names)) != len(names):
+        raise LedgerError.from_rules(RulesError("players.duplicate", field="players"))
+    # ignore_conflicts: a guest of that name created meanwhile by another session is the same player.
+    known = set(Player.objects.filter(club=club, name__in=names).values_list("name", flat=True))
+    new = [Player(club=club, name=name, is_guest=True) for name in names if name not in known]
+    if new:
+        Player.objects.bulk_create(new, ignore_conflicts=True)
+    by_name = {player.name: player for player in Player.objects.filter(club=club, name__in=names)}
+    return [by_name[name] for name in names]
+
+
+def _json_clean(value: Any, *, field: str) -> Any:
+    """A JSON round trip: what is stored is what is compared (tuples become lists, …)."""
+    try:
+        return json.loads(json.dumps(value, ensure_ascii=False, allow_nan=False))
+    except (TypeError, ValueError):
+        raise LedgerError("value.not_json", field=field) from None
+
+
+def _reason_clean(reason: str) -> str:
+    reason = (reason or "").strip() if isinstance(reason, str) else ""
+    if not reason:
+        raise LedgerError("reason.required", field="reason")
+    return reason
+
+
+def _venue_clean(venue: str) -> str:
+    venue = (venue or "").strip()
+    if len(venue) > VENUE_MAX:
+        raise LedgerError("value.too_long", field="venue", limit=VENUE_MAX)
+    return venue
+
+
+def _date_parse(value: str | None) -> datetime.date:
+    if value is None:
+        return timezone.localdate()
+    try:
+        return datetime.date.fromisoformat(value)
+    except ValueError:
+        raise LedgerError.from_rules(RulesError("value.not_date", field="date")) from None

@@ -1,0 +1,64 @@
+"""Plain helpers that make ledger objects for tests (no factory library)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from django.contrib.auth.models import User
+
+from settlement import services
+from settlement.models import Club, Membership, Player, Role, Session
+
+_seq = itertools.count(1)
+
+NAMES = ("甲", "乙", "丙", "丁")
+
+
+def make_user(username: str | None = None, *, password: str | None = None) -> User:
+    """A user; without a password (hashing one is slow) — log in with `client.force_login`."""
+    username = username or f"user{next(_seq)}"
+    return User.objects.create_user(username=username, password=password)
+
+
+def make_club(name: str | None = None, *, slug: str | None = None) -> Club:
+    n = next(_seq)
+    return Club.objects.create(name=name or f"Club {n}", slug=slug or f"club-{n}")
+
+
+def make_member(club: Club, role: str = Role.OWNER, *, user: User | None = None) -> User:
+    user = user or make_user()
+    Membership.objects.create(user=user, club=club, role=role)
+    return user
+
+
+def make_player(club: Club, name: str | None = None, **fields: Any) -> Player:
+    return Player.objects.create(club=club, name=name or f"P{next(_seq)}", **fields)
+
+
+def make_session(
+    club: Club,
+    user: User,
+    *,
+    variant: str = "baifen.benxi",
+    options: dict[str, Any] | None = None,
+    players: list[Any] | None = None,
+    **fields: Any,
+) -> Session:
+    return services.session_open(
+        club=club,
+        user=user,
+        variant=variant,
+        options_overrides=options or {},
+        players=players or list(NAMES),
+        **fields,
+    )
+
+
+def record_hands(session: Session, user: User, hands: list[dict[str, Any]]) -> None:
+    for hand in hands:
+        services.hand_record(session=session, user=user, hand_input=hand)
+
+
+def benxi_hand(declarer: int, bid: int, captured: int, **extra: Any) -> dict[str, Any]:
+    return {"declarer": declarer, "bid": bid, "captured": captured, **extra}

@@ -1,0 +1,20 @@
+"""Web tests render the pages in both languages: make sure the zh-Hans catalogue is compiled.
+
+`make test` compiles it first; running pytest straight from a fresh clone compiles it here,
+then tells Django to drop the catalogue it loaded at set-up, before the .mo existed.
+"""
+
+from __future__ import annotations
+
+import django.test.signals  # noqa: F401 - connects the receiver that drops cached catalogues
+from django.conf import settings
+from django.core.signals import setting_changed
+
+from settlement.management.commands.compile_translations import translations_compile
+from tests.conftest import ROOT
+
+_po = ROOT / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
+_mo = _po.with_suffix(".mo")
+if not _mo.exists() or _mo.stat().st_mtime < _po.stat().st_mtime:
+    translations_compile([ROOT / "locale"])
+    setting_changed.send(sender=None, setting="LOCALE_PATHS", value=settings.LOCALE_PATHS, enter=False)

@@ -1,0 +1,192 @@
+"""Every page is scoped to the user's clubs: another club's objects are 404s, a viewer's writes are 403s."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from settlement.models import Hand, HandRevision, Role, Session
+from tests.factories import make_club, make_member, make_player, make_session, record_hands
+
+pytestmark = pytest.mark.django_db
+
+HAND = {"declarer": 1, "bid": 85, "captured": 20}
+
+
+@pytest.fixture
+def world():
+    """Club A (the user's) and club B (someone else's), each with a player, a session and a hand."""
+    ours, theirs = make_club(slug="ours"), make_club(slug="theirs")
+    owner = make_member(ours)
+    stranger = make_member(theirs)
+    objects = {}
+    for club, user, key in ((ours, owner, "ours"), (theirs, stranger, "theirs")):
+        player = make_player(club, f"player-{key}")
+        session = make_session(club, user, players=[player, "乙", "丙", "丁"])
+        record_hands(session, user, [HAND])
+        objects[key] = {"club": club, "player": player, "session": session}
+    return owner, objects
+
+
+# (url name, method, kwargs builder: (our objects, their objects) -> kwargs)
+READS = [
+    ("club_home", lambda o, t: {"slug": t["club"].slug}),
+    ("club_history", lambda o, t: {"slug": t["club"].slug}),
+    ("player_detail", lambda o, t: {"slug": t["club"].slug, "player_id": t["player"].pk}),
+    ("player_detail", lambda o, t: {"slug": o["club"].slug, "player_id": t["player"].pk}),
+    ("session_detail", lambda o, t: {"slug": t["club"].slug, "session_id": t["session"].pk}),
+    ("session_detail", lambda o, t: {"slug": o["club"].slug, "session_id": t["session"].pk}),
+    ("session_export", lambda o, t: {"slug": o["club"].slug, "session_id": t["session"].pk}),
+    ("hand_detail", lambda o, t: {"slug": o["club"].slug, "session_id": t["session"].pk, "number": 1}),
+    ("hand_detail", lambda o, t: {"slug": t["club"].slug, "session_id": t["session"].pk, "number": 1}),
+    ("hand_detail", lambda o, t: {"slug": o["club"].slug, "session_id": o["session"].pk, "number": 99}),
+    ("session_new", lambda o, t: {"slug": t["club"].slug}),
+]
+WRITES = [
+    ("session_new", lambda o, t: {"slug": t["club"].slug}),
+    ("session_close", lambda o, t: {"slug": o["club"].slug, "session_id": t["session"].pk}),
+    ("hand_new", lambda o, t: {"slug": o["club"].slug, "session_id": t["session"].pk}),
+    ("hand_correct", lambda o, t: {"slug": o["club"].slug, "session_id": t["session"].pk, "number": 1}),
+    ("hand_void", lambda o, t: {"slug": o["club"].slug, "session_id": t["session"].pk, "number": 1}),
+    ("hand_void", lambda o, t: {"slug": t["club"].slug, "session_id": t["session"].pk, "number": 1}),
+]
+POSTS = {
+    "hand_new": {"hand": '{"declarer": 1, "bid": 85, "captured": 20}', "client_key": "k"},
+    "hand_correct": {"hand": '{"declarer": 1, "bid": 85, "captured": 25}', "reason": "r"},
+    "hand_void": {"reason": "r"},
+    "session_close": {},
+    "session_new": {},
+}
+
+
+def _ledger(objects):
+    return (
+        Hand.objects.count(),
+        HandRevision.objects.count(),
+        Session.objects.filter(status="closed").count(),
+        Session.objects.count(),
+    )
+
+
+@pytest.mark.parametrize(("name", "kwargs"), READS, ids=[f"{n}-{i}" for i, (n, _) in enumerate(READS)])
+def test_another_clubs_pages_are_not_found(client, world, name, kwargs):
+    owner, objects = world
+    client.force_login(owner)
+    response = client.get(reverse(name, kwargs=kwargs(objects["ours"], objects["theirs"])))
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize(("name", "kwargs"), WRITES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(WRITES)])
+def test_writing_to_another_clubs_objects_is_not_found_and_changes_nothing(client, world, name, kwargs):
+    owner, objects = world
+    client.force_login(owner)
+    before = _ledger(objects)
+    response = client.post(reverse(name, kwargs=kwargs(objects["ours"], objects["theirs"])), POSTS[name])
+    assert response.status_code == 404
+    assert _ledger(objects) == before
+
+
+VIEWER_WRITES = [
+    ("session_new", "get", lambda o: {"slug": o["club"].slug}),
+    ("session_new", "post", lambda o: {"slug": o["club"].slug}),
+    ("session_close", "post", lambda o: {"slug": o["club"].slug, "session_id": o["session"].pk}),
+    ("hand_new", "post", lambda o: {"slug": o["club"].slug, "session_id": o["session"].pk}),
+    ("hand_correct", "post", lambda o: {"slug": o["club"].slug, "session_id": o["session"].pk, "number": 1}),
+    ("hand_void", "post", lambda o: {"slug": o["club"].slug, "session_id": o["session"].pk, "number": 1}),
+]
+
+
+@pytest.mark.parametrize(("name", "method", "kwargs"), VIEWER_WRITES, ids=[f"{n}-{m}" for n, m, _ in VIEWER_WRITES])
+def test_a_viewer_cannot_write(client, world, name, method, kwargs):
+    _, objects = world
+    viewer = make_member(objects["ours"]["club"], Role.VIEWER)
+    client.force_login(viewer)
+    before = _ledger(objects)
+    url = reverse(name, kwargs=kwargs(objects["ours"]))
+    response = client.get(url) if method == "get" else client.post(url, POSTS[name])
+    assert response.status_code == 403
+    assert _ledger(objects) == before
+
+
+VIEWER_READS = ["club_home", "club_history", "player_detail", "session_detail", "session_export", "hand_detail"]
+
+
+@pytest.mark.parametrize("name", VIEWER_READS)
+def test_a_viewer_reads_every_page_of_the_club_without_write_forms(client, world, name):
+    _, objects = world
+    ours = objects["ours"]
+    client.force_login(make_member(ours["club"], Role.VIEWER))
+    kwargs = {"slug": ours["club"].slug}
+    if name == "player_detail":
+        kwargs["player_id"] = ours["player"].pk
+    if name in ("session_detail", "session_export", "hand_detail"):
+        kwargs["session_id"] = ours["session"].pk
+    if name == "hand_detail":
+        kwargs["number"] = 1
+    response = client.get(reverse(name, kwargs=kwargs))
+    assert response.status_code == 200
+    assert b'method="post" action="/clubs/' not in response.content
+
+
+ALL = [
+    ("club_home", {"slug": "ours"}),
+    ("club_history", {"slug": "ours"}),
+    ("player_detail", {"slug": "ours", "player_id": 1}),
+    ("session_new", {"slug": "ours"}),
+    ("session_detail", {"slug": "ours", "session_id": 1}),
+    ("session_export", {"slug": "ours", "session_id": 1}),
+    ("hand_detail", {"slug": "ours", "session_id": 1, "number": 1}),
+]
+
+
+@pytest.mark.parametrize(("name", "kwargs"), [("home", {}), *ALL])
+def test_anonymous_visitors_are_sent_to_log_in(client, name, kwargs):
+    url = reverse(name, kwargs=kwargs)
+    response = client.get(url)
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('login')}?next={url}"
+
+
+def test_logging_in_leads_to_the_users_club(client):
+    club = make_club(slug="only")
+    user = make_member(club)
+    user.set_password("s3cret-pass")
+    user.save()
+    assert client.get(reverse("login")).status_code == 200
+    response = client.post(reverse("login"), {"username": user.username, "password": "s3cret-pass"}, follow=True)
+    assert response.redirect_chain[-1][0] == reverse("club_home", kwargs={"slug": "only"})
+    response = client.post(reverse("logout"))
+    assert response.status_code == 302 and response["Location"] == reverse("login")
+
+
+def test_home_lists_the_clubs_of_a_member_of_several(client):
+    one, two = make_club("俱乐部一"), make_club("俱乐部二")
+    user = make_member(one)
+    make_member(two, Role.VIEWER, user=user)
+    make_club("别人的")
+    client.force_login(user)
+    page = client.get(reverse("home")).content.decode()
+    assert "俱乐部一" in page and "俱乐部二" in page and "别人的" not in page
+
+
+def test_the_admin_shows_the_hand_log_read_only(admin_client, world):
+    _, objects = world
+    hand = Hand.objects.filter(session=objects["ours"]["session"]).get()
+    for model in (
+        "club",
+        "membership",
+        "player",
+        "session",
+        "sessionseat",
+        "hand",
+        "handrevision",
+        "settlementrow",
+        "gamerow",
+    ):
+        assert admin_client.get(f"/admin/settlement/{model}/").status_code == 200, model
+    assert admin_client.get("/admin/settlement/hand/add/").status_code == 403
+    assert admin_client.get("/admin/settlement/handrevision/add/").status_code == 403
+    page = admin_client.get(f"/admin/settlement/hand/{hand.pk}/change/")
+    assert page.status_code == 200 and b'name="_save"' not in page.content
+    assert admin_client.post(f"/admin/settlement/hand/{hand.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert Hand.objects.filter(pk=hand.pk).exists()

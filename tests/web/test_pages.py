@@ -1,0 +1,280 @@
+"""The club pages: what they show, in both languages, and what their forms do."""
+
+from __future__ import annotations
+
+import datetime
+import json
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from settlement import services
+from settlement.models import Hand, HandRevision, Player, Session
+from tests.factories import make_club, make_member, make_player, make_session, record_hands
+
+pytestmark = pytest.mark.django_db
+
+BENXI = [
+    {"dealer": 0, "declarer": 0, "bid": 80, "captured": 15},
+    {"dealer": 1, "declarer": 1, "bid": 85, "captured": 20},
+    {"dealer": 2, "declarer": 3, "bid": 90, "captured": 0},
+    {"dealer": 3, "declarer": 2, "bid": 85, "captured": 55},
+    {"dealer": 0, "declarer": 0, "bid": 100, "captured": 0},
+]
+
+
+@pytest.fixture
+def owner_client(client):
+    club = make_club("东城俱乐部", slug="east")
+    owner = make_member(club)
+    client.force_login(owner)
+    return client, club, owner
+
+
+def _english(client):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+
+
+def _session_url(name, session, **extra):
+    return reverse(name, kwargs={"slug": session.club.slug, "session_id": session.pk, **extra})
+
+
+def test_the_session_record_shows_receipts_games_and_corrections_in_chinese_by_default(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner, venue="一号桌")
+    record_hands(session, owner, BENXI)
+    services.hand_correct(
+        session=session, user=owner, number=3, hand_input=BENXI[2] | {"captured": 10}, reason="漏记一个十"
+    )
+    services.hand_void(session=session, user=owner, number=2, reason="发错牌")
+    page = client.get(_session_url("session_detail", session)).content.decode()
+    assert "一号桌" in page and "打百分（本溪）" in page
+    assert "叫分 90 + 抓分 10 = 100 ≤ 100：成" in page  # the corrected hand's receipt
+    assert "漏记一个十" in page and "发错牌" in page and owner.username in page
+    assert "作废" in page and "各局" in page
+    # Without hand 2 and with hand 3 made at 90: A 80, 90, 5, 305 → A wins the 盘 at hand 5.
+    assert "+305" in page
+
+
+def test_the_session_record_in_english(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    record_hands(session, owner, BENXI)
+    _english(client)
+    page = client.get(_session_url("session_detail", session)).content.decode()
+    assert "Baifen (Benxi)" in page and "Hands" in page
+    assert "bid 85 + captured 55 = 140 &gt; 100: broken" in page
+    assert "Game 1 over" in page and "reached the target" in page
+    assert "各局" not in page
+
+
+def test_the_language_switch_uses_set_language(owner_client):
+    client, club, _ = owner_client
+    url = reverse("club_home", kwargs={"slug": club.slug})
+    assert "最近的场次" in client.get(url).content.decode()
+    response = client.post(reverse("set_language"), {"language": "en", "next": url})
+    assert response.status_code == 302 and response["Location"] == url
+    page = client.get(url).content.decode()
+    assert "Recent sessions" in page and 'lang="en"' in page
+
+
+def test_club_home_shows_open_and_recent_sessions_and_players(owner_client):
+    client, club, owner = owner_client
+    wang = make_player(club, "老王")
+    open_session = make_session(club, owner, players=[wang, "乙", "丙", "丁"], venue="今晚")
+    closed = make_session(club, owner, venue="上周", date=datetime.date(2026, 11, 1))
+    record_hands(closed, owner, BENXI)
+    services.session_close(session=closed, user=owner)
+    response = client.get(reverse("club_home", kwargs={"slug": club.slug}))
+    page = response.content.decode()
+    assert page.index("今晚") < page.index("上周")
+    assert _session_url("session_detail", open_session) in page and _session_url("session_detail", closed) in page
+    assert reverse("player_detail", kwargs={"slug": club.slug, "player_id": wang.pk}) in page
+    assert "+315" in page and "+230" in page  # the closed session's totals
+
+
+def test_club_history_filters_by_date_variant_and_player(owner_client):
+    client, club, owner = owner_client
+    wang = make_player(club, "老王")
+    a = make_session(club, owner, date=datetime.date(2026, 11, 1), players=[wang, "乙", "丙", "丁"])
+    b = make_session(club, owner, date=datetime.date(2026, 11, 8), variant="baifen.classic")
+    c = make_session(club, owner, date=datetime.date(2026, 11, 15), players=["甲", "乙", wang, "丁"])
+    url = reverse("club_history", kwargs={"slug": club.slug})
+
+    def shown(params):
+        page = client.get(url, params).content.decode()
+        return [s for s, name in ((a, "a"), (b, "b"), (c, "c")) if _session_url("session_detail", s) in page]
+
+    assert shown({}) == [a, b, c]
+    assert shown({"date_from": "2026-11-02", "date_to": "2026-11-15"}) == [b, c]
+    assert shown({"variant": "baifen.classic"}) == [b]
+    assert shown({"player": wang.pk}) == [a, c]
+    assert shown({"player": wang.pk, "date_to": "2026-11-10"}) == [a]
+
+
+def test_the_player_page_lists_the_players_sessions(owner_client):
+    client, club, owner = owner_client
+    wang = make_player(club, "老王")
+    session = make_session(club, owner, players=["甲", wang, "丙", "丁"])
+    record_hands(session, owner, BENXI)
+    other = make_session(club, owner)
+    page = client.get(reverse("player_detail", kwargs={"slug": club.slug, "player_id": wang.pk})).content.decode()
+    assert _session_url("session_detail", session) in page and _session_url("session_detail", other) not in page
+    assert "+230" in page
+
+
+def test_opening_a_session_from_a_preset_with_a_guest(owner_client):
+    client, club, _ = owner_client
+    wang = make_player(club, "老王")
+    url = reverse("session_new", kwargs={"slug": club.slug})
+    assert "本溪 300" in client.get(url, {"variant": "baifen.benxi"}).content.decode()
+    form_url = f"{url}?variant=baifen.benxi&preset=本溪 300"
+    page = client.get(form_url).content.decode()
+    assert 'value="300"' in page and "盘分" in page  # the preset's target, with the option's doc line
+    data = {
+        "date": "2026-11-30",
+        "venue": "二号桌",
+        "seat_0_player": wang.pk,
+        "seat_1_name": "新来的",
+        "seat_2_name": "丙",
+        "seat_3_name": "丁",
+        "option_target": "300",
+        "option_kou_mode": "points",
+        "option_clean": '{"80": 100, "85": 100, "90": 200, "95": 200, "100": 300}',
+    }
+    response = client.post(form_url, data)
+    session = Session.objects.get()
+    assert response.status_code == 302 and response["Location"] == _session_url("session_detail", session)
+    assert session.options["target"] == 300 and session.options["kou_mode"] == "points"
+    assert session.venue == "二号桌" and str(session.date) == "2026-11-30"
+    assert [s.player.name for s in session.seats.order_by("seat")] == ["老王", "新来的", "丙", "丁"]
+    assert Player.objects.get(name="新来的").is_guest
+
+
+def test_opening_a_session_with_a_bad_option_shows_the_rules_message(owner_client):
+    client, club, _ = owner_client
+    url = reverse("session_new", kwargs={"slug": club.slug}) + "?variant=baifen.benxi"
+    data = {"date": "2026-11-30", "seat_0_name": "甲", "seat_1_name": "乙", "seat_2_name": "丙", "seat_3_name": "丁"}
+    _english(client)
+    response = client.post(url, data | {"option_target": "207"})
+    assert response.status_code == 200 and "multiple of 5" in response.content.decode()
+    response = client.post(url, data | {"seat_3_name": ""})
+    assert "Pick a player or type a guest" in response.content.decode()
+    assert not Session.objects.exists()
+
+
+def test_recording_a_hand_from_the_page_twice_with_one_key_records_it_once(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    url = _session_url("hand_new", session)
+    data = {"hand": json.dumps(BENXI[0]), "client_key": "form-1"}
+    first = client.post(url, data)
+    second = client.post(url, data)
+    assert first.status_code == second.status_code == 302
+    assert Hand.objects.filter(session=session).count() == 1
+
+
+def test_a_refused_hand_shows_the_ledger_hand_number_and_field(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    _english(client)
+    response = client.post(_session_url("hand_new", session), {"hand": '{"declarer": 2, "bid": 80, "captured": 0}'})
+    assert response.status_code == 400
+    assert "hand 1: bid: Benxi place 2 must bid at least 85" in response.content.decode()
+    response = client.post(_session_url("hand_new", session), {"hand": "[1, 2"})
+    assert response.status_code == 400 and "not valid JSON" in response.content.decode()
+    assert not Hand.objects.exists()
+
+
+def test_correcting_and_voiding_from_the_hand_page(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    record_hands(session, owner, BENXI[:2])
+    url = _session_url("hand_detail", session, number=1)
+    assert json.dumps(BENXI[0], ensure_ascii=False).replace('"', "&quot;") in client.get(url).content.decode()
+    response = client.post(
+        _session_url("hand_correct", session, number=1),
+        {"hand": json.dumps(BENXI[0] | {"captured": 10}), "reason": "typo"},
+    )
+    assert response.status_code == 302 and response["Location"] == url
+    response = client.post(_session_url("hand_void", session, number=2), {"reason": ""})
+    assert response.status_code == 400
+    response = client.post(_session_url("hand_void", session, number=2), {"reason": "not ours"})
+    assert response.status_code == 302
+    assert list(
+        HandRevision.objects.order_by("hand__number", "number").values_list("hand__number", "number", "is_void")
+    ) == [
+        (1, 1, False),
+        (1, 2, False),
+        (2, 1, False),
+        (2, 2, True),
+    ]
+    page = client.get(url).content.decode()
+    assert "typo" in page
+
+
+def test_closing_and_exporting_a_session(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner, venue="一号桌")
+    record_hands(session, owner, BENXI[:2])
+    assert client.get(_session_url("session_close", session)).status_code == 405
+    assert client.post(_session_url("session_close", session)).status_code == 302
+    session.refresh_from_db()
+    assert not session.is_open
+    page = client.get(_session_url("session_detail", session)).content.decode()
+    assert f'action="{_session_url("hand_new", session)}"' not in page  # no entry form once closed
+    response = client.get(_session_url("session_export", session))
+    document = json.loads(response.content)
+    assert response["Content-Disposition"].startswith("attachment;")
+    assert document["hands"] == BENXI[:2] and document["venue"] == "一号桌"
+
+
+# --- query counts do not grow with the number of hands or sessions ---
+
+
+def _queries(client, url):
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    return len(captured)
+
+
+def test_the_session_record_costs_the_same_queries_for_2_or_20_hands(owner_client, django_assert_num_queries):
+    client, club, owner = owner_client
+    short, long = make_session(club, owner), make_session(club, owner)
+    record_hands(short, owner, BENXI[:2])
+    record_hands(long, owner, BENXI * 4)
+    services.hand_void(session=long, user=owner, number=3, reason="x")
+    services.hand_correct(session=long, user=owner, number=6, hand_input=BENXI[0] | {"captured": 10}, reason="x")
+    # django session, user, membership + club, session, seats, revisions
+    with django_assert_num_queries(6):
+        client.get(_session_url("session_detail", short))
+    with django_assert_num_queries(6):
+        client.get(_session_url("session_detail", long))
+    with django_assert_num_queries(7):  # and the hand
+        client.get(_session_url("hand_detail", long, number=6))
+
+
+def test_club_pages_cost_the_same_queries_for_few_or_many_sessions(owner_client):
+    client, club, owner = owner_client
+    wang = make_player(club, "老王")
+    urls = [
+        reverse("club_home", kwargs={"slug": club.slug}),
+        reverse("club_history", kwargs={"slug": club.slug}),
+        reverse("player_detail", kwargs={"slug": club.slug, "player_id": wang.pk}),
+    ]
+    record_hands(make_session(club, owner, players=[wang, "乙", "丙", "丁"]), owner, BENXI[:2])
+    closed = make_session(club, owner, players=[wang, "乙", "丙", "丁"])
+    services.session_close(session=closed, user=owner)
+    few = [_queries(client, url) for url in urls]
+    for day in range(1, 9):
+        session = make_session(club, owner, players=[wang, f"乙{day}", "丙", "丁"], date=datetime.date(2026, 10, day))
+        record_hands(session, owner, BENXI)
+        if day % 2:
+            services.session_close(session=session, user=owner)
+    many = [_queries(client, url) for url in urls]
+    assert few == many
+    # club home: django session, user, membership + club, 2 × sessions (4 each), players
+    assert few[0] == 3 + 8 + 1
