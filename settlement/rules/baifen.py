@@ -465,7 +465,7 @@ class RegionalTable:
     ) -> GameEnd | None:
         target = self.options.target
         a, b = before[0] + deltas[0], before[1] + deltas[1]
-        steps.append(Msg(key="baifen.pot", params={"a": a, "b": b}))
+        steps.append(Msg(key="baifen.pot", params={"a": _minus(a), "b": _minus(b)}))
         declaring = (declarer % 2, declarer % 2 + 2)
         capturing = ((declarer + 1) % 2, (declarer + 1) % 2 + 2)
         if instant is not None:
@@ -575,8 +575,13 @@ class ClassicTable:
         )
 
 
+def _minus(value: int) -> str:
+    """A figure for a receipt, with a true minus sign."""
+    return str(value).replace("-", "−")
+
+
 def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value).replace("-", "−")
+    return f"+{value}" if value > 0 else _minus(value)
 
 
 REGIONAL_FIELDS = frozenset({"dealer", "declarer", "bid", "captured", "kou", "forced", "redeal"})
