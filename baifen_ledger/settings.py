@@ -119,6 +119,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # One error shape across the API: {"code", "hand", "field", "message"}.
+    "EXCEPTION_HANDLER": "settlement.api.errors.api_exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {

@@ -4,5 +4,6 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("api/v1/", include("settlement.api.urls")),
     path("", include("settlement.urls")),
 ]

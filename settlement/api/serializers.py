@@ -1,0 +1,267 @@
+"""How the API's requests and responses look: shapes only, never a settlement.
+
+Response serializers turn what the selectors return into JSON; the results
+document comes straight from the engine (`SessionResultsSerializer` describes
+it for the schema). Request bodies that the rules check — a hand, a session
+document — are described here for the schema and passed to the services as
+they came, so that the rules engine alone says what is valid (no coercion of
+`"80"` into 80, every refusal with the hand number and the field).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from settlement.models import Player, Role, Session
+from settlement.rules.base import RedealReason
+from settlement.rules.registry import VARIANTS
+
+VARIANT_CHOICES = list(VARIANTS)
+SEAT = {"min_value": 0, "max_value": 3}
+
+# --- errors ---
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="stable error code, e.g. `bid.place_minimum`, `not_found`")
+    hand = serializers.IntegerField(allow_null=True, help_text="the hand's number in the session (1-based), or null")
+    field = serializers.CharField(allow_null=True, help_text="the input field, e.g. `bid`, `players[2]`, or null")
+    message = serializers.CharField(help_text="what is wrong, in the request's language")
+
+
+# --- request bodies (described for the schema; the rules engine checks them) ---
+
+
+class PenaltySerializer(serializers.Serializer):
+    seat = serializers.IntegerField(**SEAT)
+    kind = serializers.ChoiceField(choices=["shuai", "misdeal"])
+
+
+class BottomJokersSerializer(serializers.Serializer):
+    big = serializers.IntegerField(min_value=0, max_value=3, required=False)
+    small = serializers.IntegerField(min_value=0, max_value=3, required=False)
+
+
+class HandInputSerializer(serializers.Serializer):
+    """A hand as entered (`../shared/rules/README.md`, "Hand fields"); which fields a variant uses is its own."""
+
+    dealer = serializers.IntegerField(required=False, help_text="头家: first to bid", **SEAT)
+    declarer = serializers.IntegerField(required=False, help_text="庄家", **SEAT)
+    bid = serializers.IntegerField(required=False, min_value=0, help_text="叫分 / 标分")
+    captured = serializers.IntegerField(
+        required=False, min_value=0, help_text="points won by the capture side, not the bottom"
+    )
+    bottom_points = serializers.IntegerField(required=False, min_value=0)
+    kou_di = serializers.BooleanField(required=False)
+    kou = serializers.ChoiceField(choices=["side", "trump", "joker"], required=False)
+    bottom_multiplier = serializers.IntegerField(required=False, min_value=2)
+    forced = serializers.BooleanField(required=False)
+    partner = serializers.IntegerField(required=False, allow_null=True, help_text="null: the declarer alone", **SEAT)
+    contract = serializers.ChoiceField(choices=["plain", "bao", "gou"], required=False)
+    surrender = serializers.BooleanField(required=False)
+    bombs = serializers.IntegerField(required=False, min_value=0)
+    penalties = PenaltySerializer(many=True, required=False)
+    no_trump_bottom = serializers.BooleanField(required=False)
+    bottom_jokers = BottomJokersSerializer(required=False)
+    gan_guo = serializers.BooleanField(required=False)
+    tribute = serializers.ChoiceField(choices=["normal", "reversed", "cancelled"], required=False)
+    redeal = serializers.ChoiceField(choices=[str(reason) for reason in RedealReason], required=False)
+
+
+class SessionDocumentSerializer(serializers.Serializer):
+    """A session document: the same JSON that `manage.py settle` reads and the export writes."""
+
+    variant = serializers.ChoiceField(choices=VARIANT_CHOICES)
+    options = serializers.DictField(
+        child=serializers.JSONField(), required=False, help_text="overrides of the variant's defaults"
+    )
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=60), min_length=3, max_length=4, help_text="names, in seat order"
+    )
+    hands = HandInputSerializer(many=True)
+    date = serializers.DateField(required=False, help_text="the day of the sitting (kept on import)")
+    venue = serializers.CharField(required=False, max_length=100, allow_blank=True)
+
+
+class HandCorrectSerializer(serializers.Serializer):
+    hand = HandInputSerializer(help_text="the corrected hand, whole")
+    reason = serializers.CharField(help_text="why (kept in the hand's history)")
+
+
+class HandVoidSerializer(serializers.Serializer):
+    reason = serializers.CharField(help_text="why (kept in the hand's history)")
+
+
+# --- query parameters ---
+
+
+class SessionFilterSerializer(serializers.Serializer):
+    date_from = serializers.DateField(required=False, help_text="sessions on or after this day")
+    date_to = serializers.DateField(required=False, help_text="sessions on or before this day")
+    variant = serializers.ChoiceField(choices=VARIANT_CHOICES, required=False)
+    player = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.none(), required=False, help_text="sessions this player (id) sat in"
+    )
+    status = serializers.ChoiceField(choices=Session.Status.choices, required=False)
+    limit = serializers.IntegerField(required=False, default=50, min_value=1, max_value=200)
+    offset = serializers.IntegerField(required=False, default=0, min_value=0, max_value=1_000_000)
+
+    def __init__(self, *args: Any, club: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if club is not None:
+            self.fields["player"].queryset = Player.objects.filter(club=club)  # type: ignore[attr-defined]
+
+
+class StandingsFilterSerializer(serializers.Serializer):
+    date_from = serializers.DateField(required=False, help_text="sessions on or after this day")
+    date_to = serializers.DateField(required=False, help_text="sessions on or before this day")
+    variant = serializers.ChoiceField(choices=VARIANT_CHOICES, required=False)
+    format = serializers.ChoiceField(
+        choices=["json", "csv"], required=False, help_text="`csv`: the same as CSV (UTF-8 with BOM)"
+    )
+
+
+class ImportQuerySerializer(serializers.Serializer):
+    close = serializers.BooleanField(
+        required=False, default=True, help_text="false: leave the session open to add hands"
+    )
+
+
+class PreviewQuerySerializer(serializers.Serializer):
+    number = serializers.IntegerField(
+        required=False, min_value=1, max_value=1_000_000, help_text="preview a correction of this hand instead"
+    )
+
+
+# --- responses ---
+
+
+class ClubSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    role = serializers.ChoiceField(choices=Role.choices, help_text="your role in the club")
+
+
+class PlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    is_guest = serializers.BooleanField()
+    sessions = serializers.IntegerField(help_text="sessions sat in")
+
+
+class SeatSummarySerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField(source="player.pk")
+    name = serializers.CharField(source="player.name")
+    total = serializers.IntegerField(help_text="hand deltas plus game adjustments, in the session's unit")
+    games_won = serializers.IntegerField()
+
+
+class SessionSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="session.pk")
+    date = serializers.DateField(source="session.date")
+    venue = serializers.CharField(source="session.venue")
+    variant = serializers.CharField(source="session.variant")
+    status = serializers.ChoiceField(source="session.status", choices=Session.Status.choices)
+    unit = serializers.CharField(source="session.unit")
+    hands = serializers.IntegerField(help_text="hands that count (void ones left out)")
+    seats = SeatSummarySerializer(many=True)
+
+
+class SessionPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = SessionSummarySerializer(many=True)
+
+
+class HandResultSerializer(serializers.Serializer):
+    n = serializers.IntegerField(help_text="the hand's number in the session")
+    game = serializers.IntegerField()
+    status = serializers.CharField(help_text="`scored` or `redeal`")
+    dealer = serializers.IntegerField(allow_null=True)
+    declarer = serializers.IntegerField(allow_null=True)
+    outcome = serializers.CharField()
+    tags = serializers.ListField(child=serializers.CharField())
+    declarer_won = serializers.BooleanField(allow_null=True)
+    deltas = serializers.ListField(child=serializers.IntegerField())
+    totals = serializers.ListField(child=serializers.IntegerField(), help_text="running totals within the game")
+    steps = serializers.ListField(child=serializers.CharField(), help_text="the receipt, in the request's language")
+    next_dealer = serializers.IntegerField(allow_null=True)
+    levels = serializers.ListField(child=serializers.CharField(), required=False, help_text="level variants only")
+    next_declarer = serializers.IntegerField(allow_null=True, required=False, help_text="level variants only")
+
+
+class GameResultSerializer(serializers.Serializer):
+    n = serializers.IntegerField()
+    first_hand = serializers.IntegerField()
+    last_hand = serializers.IntegerField()
+    finished = serializers.BooleanField()
+    winners = serializers.ListField(child=serializers.IntegerField())
+    how = serializers.CharField(allow_null=True)
+    adjustments = serializers.ListField(child=serializers.IntegerField())
+    adjustment_steps = serializers.ListField(child=serializers.CharField())
+    totals = serializers.ListField(child=serializers.IntegerField())
+
+
+# `from` is a Python keyword: the class is built with its field names as data.
+TransferSerializer = type(
+    "TransferSerializer",
+    (serializers.Serializer,),
+    {
+        "from": serializers.IntegerField(help_text="the seat that pays"),
+        "to": serializers.IntegerField(help_text="the seat that is paid"),
+        "amount": serializers.IntegerField(help_text="totals × unit_value"),
+        "__module__": __name__,
+    },
+)
+
+
+class ResultsDocumentSerializer(serializers.Serializer):
+    """The results document, as `manage.py settle` prints it (hands numbered as in the ledger)."""
+
+    variant = serializers.CharField()
+    options = serializers.DictField(child=serializers.JSONField(), help_text="every option, resolved")
+    players = serializers.ListField(child=serializers.CharField())
+    unit = serializers.CharField()
+    hands = HandResultSerializer(many=True)
+    games = GameResultSerializer(many=True)
+    totals = serializers.ListField(child=serializers.IntegerField())
+    games_won = serializers.ListField(child=serializers.IntegerField())
+    settle_up = TransferSerializer(many=True)
+
+
+class SessionResultsSerializer(ResultsDocumentSerializer):
+    id = serializers.IntegerField()
+    club = serializers.SlugField()
+    date = serializers.DateField()
+    venue = serializers.CharField(allow_blank=True)
+    status = serializers.ChoiceField(choices=Session.Status.choices)
+
+
+class HandWriteSerializer(serializers.Serializer):
+    """A hand after a write: its current revision and, unless void, its result in the session."""
+
+    n = serializers.IntegerField(help_text="the hand's number in the session")
+    revision = serializers.IntegerField(help_text="1 = as recorded; later = corrections and voids")
+    is_void = serializers.BooleanField()
+    input = serializers.JSONField(allow_null=True, help_text="the hand as entered (null once void)")
+    result = HandResultSerializer(allow_null=True)
+    game_end = GameResultSerializer(allow_null=True, help_text="the game this hand finished, if it did")
+
+
+class StandingSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player.pk")
+    name = serializers.CharField(source="player.name")
+    is_guest = serializers.BooleanField(source="player.is_guest")
+    sessions = serializers.IntegerField(help_text="sessions sat in")
+    hands = serializers.IntegerField(help_text="hands played that count")
+    declared = serializers.IntegerField(help_text="hands as declarer")
+    declarer_won = serializers.IntegerField(help_text="hands as declarer that the declaring side won")
+    games_won = serializers.IntegerField()
+    totals = serializers.DictField(child=serializers.IntegerField(), help_text="total per unit: 分, 注, 档, 级")
+    money = serializers.IntegerField(
+        allow_null=True, help_text="totals × unit_value over the sessions whose variant has one; null if none"
+    )

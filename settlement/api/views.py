@@ -1,0 +1,406 @@
+"""The API's views: plain functions over the ledger's services and selectors.
+
+Every lookup goes through a `_get_<obj>_for_user` helper that scopes it to
+the caller's clubs (another club's object is a 404, as if it did not exist);
+writes need the owner or scorekeeper role (a viewer gets a 403). Token
+authentication comes first, so an anonymous call is a 401 that names the
+scheme. Refusals raise and are answered in one shape by `errors.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.utils.translation import get_language
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.decorators import api_view
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+from rest_framework.utils.urls import remove_query_param, replace_query_param
+
+from settlement import selectors, services
+from settlement.ledger import LedgerError
+from settlement.models import Membership, Session
+
+from . import serializers as s
+from .errors import NotAnObject
+from .parsers import JSONWithoutNulParser, nul_refuse
+from .renderers import StandingsCSVRenderer
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+JSON = "application/json"
+
+
+def api_endpoint(*methods: str, renderers: Sequence[type[BaseRenderer]] = (JSONRenderer,)) -> Callable[..., Any]:
+    """`@api_view` with the API's settings: token then session auth, logged-in callers, JSON in and out."""
+
+    def wrap(func: Callable[..., Any]) -> Any:
+        func.authentication_classes = [TokenAuthentication, SessionAuthentication]  # type: ignore[attr-defined]
+        func.permission_classes = [IsAuthenticated]  # type: ignore[attr-defined]
+        func.parser_classes = [JSONWithoutNulParser]  # type: ignore[attr-defined]
+        func.renderer_classes = list(renderers)  # type: ignore[attr-defined]
+        return api_view(list(methods))(func)
+
+    return wrap
+
+
+def _errors(*codes: int, media_type: str | None = None) -> dict[Any, Any]:
+    described = {
+        400: "bad input: `code`, `hand` and `field` say which",
+        401: "not logged in (send `Authorization: Token …`)",
+        403: "your role in the club does not allow this (viewers cannot write)",
+        404: "no such object among your clubs'",
+        409: "the session's state refuses it: closed, hand already void, key reused for another hand",
+    }
+    response = {code: OpenApiResponse(s.ErrorSerializer, description=described[code]) for code in codes}
+    return {(code, media_type): r for code, r in response.items()} if media_type else response
+
+
+READ_ERRORS = _errors(401, 404)
+WRITE_ERRORS = _errors(400, 401, 403, 404, 409)
+
+# Request examples (Swagger UI offers them; schemathesis sends them first).
+HAND_EXAMPLE = {"declarer": 1, "bid": 85, "captured": 20}
+DOCUMENT_EXAMPLE = {
+    "variant": "baifen.benxi",
+    "options": {"target": 205},
+    "players": ["甲", "乙", "丙", "丁"],
+    "hands": [{"dealer": 0, "declarer": 0, "bid": 80, "captured": 15}, {"dealer": 1, **HAND_EXAMPLE}],
+    "date": "2026-11-30",
+    "venue": "一号桌",
+}
+
+
+# --- scoping helpers ---
+
+
+def _get_membership_for_user(request: Request, slug: str) -> Membership:
+    """The caller's membership of club `slug`, with the club; 404 when the caller is not a member."""
+    membership = Membership.objects.select_related("club").filter(user=request.user, club__slug=slug).first()
+    if membership is None:
+        raise NotFound
+    return membership
+
+
+def _get_session_for_user(request: Request, session_id: int) -> tuple[Membership, Session]:
+    """The session and the caller's membership of its club; 404 when it is another club's."""
+    session = Session.objects.select_related("club").filter(pk=session_id).first()
+    membership = (
+        Membership.objects.filter(user=request.user, club_id=session.club_id).first() if session is not None else None
+    )
+    if session is None or membership is None:
+        raise NotFound
+    membership.club = session.club
+    return membership, session
+
+
+def _require_write(membership: Membership) -> None:
+    if not membership.can_write:
+        raise PermissionDenied
+
+
+def _lang() -> str:
+    return get_language() or "zh-hans"
+
+
+def _object_body(request: Request) -> dict[str, Any]:
+    if not isinstance(request.data, dict):
+        raise NotAnObject
+    return request.data
+
+
+def _query(serializer: Any) -> dict[str, Any]:
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _session_body(session: Session, results: dict[str, Any]) -> dict[str, Any]:
+    """The results document with the session's id, club, date, venue and status first."""
+    return {
+        "id": session.pk,
+        "club": session.club.slug,
+        "date": session.date.isoformat(),
+        "venue": session.venue,
+        "status": session.status,
+        **results,
+    }
+
+
+def _session_results(session: Session) -> dict[str, Any]:
+    record = selectors.session_results(session=session, lang=_lang())
+    if record.results is None:
+        error = record.error
+        assert error is not None
+        raise LedgerError("log.unreadable", field=error.field, hand=error.hand, detail=error.message(_lang()))
+    return _session_body(session, record.results)
+
+
+def _hand_body(session: Session, number: int) -> dict[str, Any]:
+    """The hand's current revision and its result in the session as it now replays."""
+    record = selectors.session_results(session=session, lang=_lang())
+    entry = next(hand for hand in record.hands if hand.number == number)
+    return {
+        "n": entry.number,
+        "revision": entry.current.number,
+        "is_void": entry.is_void,
+        "input": entry.current.input,
+        "result": entry.result,
+        "game_end": entry.game_end,
+    }
+
+
+# --- clubs ---
+
+
+@extend_schema(
+    operation_id="clubs_list",
+    tags=["clubs"],
+    summary="Your clubs, with your role in each",
+    responses={200: s.ClubSerializer(many=True), **_errors(401)},
+)
+@api_endpoint("GET")
+def clubs_list(request: Request) -> Response:
+    clubs = selectors.user_clubs(user=request.user)
+    return Response(s.ClubSerializer(clubs, many=True).data)
+
+
+@extend_schema(
+    operation_id="club_players_list",
+    tags=["clubs"],
+    summary="The club's players (members first, then guests)",
+    responses={200: s.PlayerSerializer(many=True), **READ_ERRORS},
+)
+@api_endpoint("GET")
+def club_players(request: Request, slug: str) -> Response:
+    membership = _get_membership_for_user(request, slug)
+    players = selectors.club_players(club=membership.club)
+    return Response(s.PlayerSerializer(players, many=True).data)
+
+
+# --- sessions ---
+
+
+@extend_schema(
+    methods=["GET"],
+    operation_id="club_sessions_list",
+    tags=["sessions"],
+    summary="The club's sessions, newest first, filtered and paginated",
+    parameters=[s.SessionFilterSerializer],
+    responses={200: s.SessionPageSerializer, **_errors(400, 401, 404)},
+)
+@extend_schema(
+    methods=["POST"],
+    operation_id="club_sessions_import",
+    tags=["sessions"],
+    summary="Import a session document, whole or not at all",
+    description=(
+        "The document's players are matched to the club's by name (a new name becomes a guest). "
+        "A refusal names the hand (1-based) and the field and imports nothing. "
+        "The session is closed unless `close=false`."
+    ),
+    parameters=[s.ImportQuerySerializer],
+    request=s.SessionDocumentSerializer,
+    examples=[OpenApiExample("本溪, two hands", value=DOCUMENT_EXAMPLE, request_only=True)],
+    responses={201: s.SessionResultsSerializer, **WRITE_ERRORS},
+)
+@api_endpoint("GET", "POST")
+def club_sessions(request: Request, slug: str) -> Response:
+    membership = _get_membership_for_user(request, slug)
+    club = membership.club
+    if request.method == "POST":
+        _require_write(membership)
+        close = _query(s.ImportQuerySerializer(data=request.query_params))["close"]
+        session = services.session_import(club=club, user=request.user, document=request.data, close=close)
+        session.club = club
+        location = reverse("api_session_detail", args=[session.pk], request=request)
+        return Response(_session_results(session), status=status.HTTP_201_CREATED, headers={"Location": location})
+
+    filters = _query(s.SessionFilterSerializer(data=request.query_params, club=club))
+    offset, limit = filters.pop("offset"), filters.pop("limit")
+    page = selectors.club_sessions_page(club=club, offset=offset, limit=limit, **filters)
+    url = request.build_absolute_uri()
+    following = replace_query_param(url, "offset", offset + limit) if offset + limit < page.count else None
+    if offset <= 0:
+        preceding = None
+    elif offset - limit <= 0:
+        preceding = remove_query_param(url, "offset")
+    else:
+        preceding = replace_query_param(url, "offset", offset - limit)
+    body = {"count": page.count, "next": following, "previous": preceding, "results": page.summaries}
+    return Response(s.SessionPageSerializer(body).data)
+
+
+@extend_schema(
+    operation_id="session_retrieve",
+    tags=["sessions"],
+    summary="The session's results document (as `manage.py settle` prints it) with id, club, date and status",
+    description="Hands are numbered as in the ledger: a void hand keeps its number and is left out.",
+    responses={200: s.SessionResultsSerializer, **_errors(401, 404, 409)},
+)
+@api_endpoint("GET")
+def session_detail(request: Request, session_id: int) -> Response:
+    _, session = _get_session_for_user(request, session_id)
+    return Response(_session_results(session))
+
+
+@extend_schema(
+    operation_id="session_export",
+    tags=["sessions"],
+    summary="The session document, which imports again to the same results",
+    description="Void hands are left out, so hand numbers close up.",
+    responses={200: s.SessionDocumentSerializer, **READ_ERRORS},
+)
+@api_endpoint("GET")
+def session_export(request: Request, session_id: int) -> Response:
+    _, session = _get_session_for_user(request, session_id)
+    return Response(services.session_export(session=session))
+
+
+# --- hands ---
+
+
+@extend_schema(
+    operation_id="hand_record",
+    tags=["hands"],
+    summary="Record the next hand of an open session",
+    description=(
+        f"With an `{IDEMPOTENCY_HEADER}` header a retry is safe: the same key and the same hand give the "
+        "same response and one hand (`Idempotent-Replayed: true`); the same key with a different hand is a 409."
+    ),
+    parameters=[
+        OpenApiParameter(
+            IDEMPOTENCY_HEADER,
+            {"type": "string", "maxLength": 64},
+            OpenApiParameter.HEADER,
+            description="a key the client makes for this hand, at most 64 characters",
+        ),
+        OpenApiParameter(
+            "Idempotent-Replayed",
+            OpenApiTypes.STR,
+            OpenApiParameter.HEADER,
+            response=[201],
+            description="`true` when the hand had been recorded already with this key",
+        ),
+    ],
+    request=s.HandInputSerializer,
+    examples=[OpenApiExample("本溪: 85 broken with 20 captured", value=HAND_EXAMPLE, request_only=True)],
+    responses={201: s.HandWriteSerializer, **WRITE_ERRORS},
+)
+@api_endpoint("POST")
+def hand_record(request: Request, session_id: int) -> Response:
+    membership, session = _get_session_for_user(request, session_id)
+    _require_write(membership)
+    key = request.headers.get(IDEMPOTENCY_HEADER, "")
+    if "\x00" in key:
+        nul_refuse(IDEMPOTENCY_HEADER)
+    try:
+        write = services.hand_record(session=session, user=request.user, hand_input=request.data, client_key=key)
+    except LedgerError as error:
+        if error.field == "client_key":
+            error.field = IDEMPOTENCY_HEADER
+        raise
+    headers = {} if write.created else {"Idempotent-Replayed": "true"}
+    return Response(_hand_body(session, write.hand.number), status=status.HTTP_201_CREATED, headers=headers)
+
+
+@extend_schema(
+    operation_id="hand_preview",
+    tags=["hands"],
+    summary="What the session's results would be with this hand (nothing is written)",
+    description="The hand is added after the others, or with `number` replaces that hand (a correction's preview).",
+    parameters=[s.PreviewQuerySerializer],
+    request=s.HandInputSerializer,
+    examples=[OpenApiExample("本溪: 85 broken with 20 captured", value=HAND_EXAMPLE, request_only=True)],
+    responses={200: s.ResultsDocumentSerializer, **_errors(400, 401, 404)},
+)
+@api_endpoint("POST")
+def hand_preview(request: Request, session_id: int) -> Response:
+    _, session = _get_session_for_user(request, session_id)
+    number = _query(s.PreviewQuerySerializer(data=request.query_params)).get("number")
+    results = services.hand_preview(session=session, hand_input=request.data, lang=_lang(), number=number)
+    return Response(results)
+
+
+@extend_schema(
+    operation_id="hand_correct",
+    tags=["hands"],
+    summary="Correct hand n: a new revision with the reason; later hands are replayed on it",
+    request=s.HandCorrectSerializer,
+    examples=[
+        OpenApiExample(
+            "captured 25, not 20",
+            value={"hand": {**HAND_EXAMPLE, "captured": 25}, "reason": "captured 25, not 20"},
+            request_only=True,
+        )
+    ],
+    responses={200: s.HandWriteSerializer, **WRITE_ERRORS},
+)
+@api_endpoint("POST")
+def hand_correct(request: Request, session_id: int, number: int) -> Response:
+    membership, session = _get_session_for_user(request, session_id)
+    _require_write(membership)
+    body = _object_body(request)
+    services.hand_correct(
+        session=session,
+        user=request.user,
+        number=number,
+        hand_input=body.get("hand"),
+        reason=body.get("reason", ""),
+    )
+    return Response(_hand_body(session, number))
+
+
+@extend_schema(
+    operation_id="hand_void",
+    tags=["hands"],
+    summary="Void hand n: it keeps its number and history and stops counting",
+    request=s.HandVoidSerializer,
+    examples=[OpenApiExample("entered twice", value={"reason": "entered twice"}, request_only=True)],
+    responses={200: s.HandWriteSerializer, **WRITE_ERRORS},
+)
+@api_endpoint("POST")
+def hand_void(request: Request, session_id: int, number: int) -> Response:
+    membership, session = _get_session_for_user(request, session_id)
+    _require_write(membership)
+    body = _object_body(request)
+    services.hand_void(session=session, user=request.user, number=number, reason=body.get("reason", ""))
+    return Response(_hand_body(session, number))
+
+
+# --- standings ---
+
+
+@extend_schema(
+    operation_id="club_standings",
+    tags=["standings"],
+    summary="Each player's figures across the club's sessions; `?format=csv` for a spreadsheet",
+    description=(
+        "Sessions played, hands, hands declared and won as declarer, games won, the total in each unit "
+        "(分, 注, 档, 级) and the money total over sessions whose variant has a `unit_value`. "
+        "The CSV is UTF-8 with a byte-order mark."
+    ),
+    parameters=[s.StandingsFilterSerializer],
+    responses={
+        (200, JSON): s.StandingSerializer(many=True),
+        (200, StandingsCSVRenderer.media_type): OpenApiTypes.STR,
+        **_errors(400, 401, 404, media_type=JSON),
+    },
+)
+@api_endpoint("GET", renderers=(JSONRenderer, StandingsCSVRenderer))
+def club_standings(request: Request, slug: str) -> Response:
+    membership = _get_membership_for_user(request, slug)
+    filters = _query(s.StandingsFilterSerializer(data=request.query_params))
+    filters.pop("format", None)
+    rows = selectors.standings_compute(club=membership.club, **filters)
+    response = Response(s.StandingSerializer(rows, many=True).data)
+    if request.accepted_renderer.format == StandingsCSVRenderer.format:
+        response["Content-Disposition"] = f'attachment; filename="standings-{membership.club.slug}.csv"'
+    return response

@@ -1,0 +1,55 @@
+"""`python manage.py api_seed` — a club, an owner with an API token and a few sessions; prints the token.
+
+For trying the API from a script and for CI's schemathesis run against a live
+server: `TOKEN=$(.venv/bin/python manage.py api_seed)`. Idempotent: running it
+again adds only what is missing and prints the same token.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import transaction
+from rest_framework.authtoken.models import Token
+
+from settlement import services
+from settlement.models import Club, Membership, Role, Session
+from settlement.rules.registry import VARIANTS
+
+from .demo_load import DEMO_DIR
+
+CLUB_SLUG, CLUB_NAME = "api", "百分俱乐部（API）"
+# These sittings stay open, so hands can be added, corrected and voided through the API.
+OPEN_DOCUMENTS = {"2026-11-28-benxi-300.json", "2026-11-15-erguai.json"}
+
+
+class Command(BaseCommand):
+    help = "Create an API club, its owner (default `api`) with a token, and sessions; print the token."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--username", default="api", help="the owner's username (created without a password)")
+
+    def handle(self, *args: Any, username: str, **options: Any) -> None:
+        with transaction.atomic():
+            user, created = User.objects.get_or_create(username=username)
+            if created:
+                user.set_unusable_password()
+                user.save(update_fields=["password"])
+            club, _ = Club.objects.get_or_create(slug=CLUB_SLUG, defaults={"name": CLUB_NAME})
+            Membership.objects.get_or_create(user=user, club=club, defaults={"role": Role.OWNER})
+            token, _ = Token.objects.get_or_create(user=user)
+            for path in sorted(DEMO_DIR.glob("*.json")):
+                document = json.loads(path.read_text(encoding="utf-8"))
+                if document["variant"] not in VARIANTS:
+                    continue
+                exists = Session.objects.filter(
+                    club=club, variant=document["variant"], date=document["date"], venue=document.get("venue", "")
+                ).exists()
+                if not exists:
+                    services.session_import(
+                        club=club, user=user, document=document, close=path.name not in OPEN_DOCUMENTS
+                    )
+        self.stdout.write(token.key)
