@@ -43,5 +43,11 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/run.py
 
+# `make screenshots`: the table page (zh-Hans and English, 360×740 phone and desktop) into docs/screenshots/,
+# drawn by the system Chromium (Debian's `chromium` and `fonts-noto-cjk`); CI=true makes a missing one an error.
+.PHONY: screenshots
+screenshots: $(STAMP) $(MO)
+	CI=true $(PY) -m pytest -q tests/web/browser/screenshots.py
+
 clean:
 	rm -rf $(VENV)

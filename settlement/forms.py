@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import uuid
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 from typing import Any
 
 from django import forms
@@ -57,8 +59,12 @@ class HandVoidForm(forms.Form):
 
 
 class HistoryFilterForm(forms.Form):
-    date_from = forms.DateField(label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    date_to = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    date_from = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    date_to = forms.DateField(
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
     variant = forms.ChoiceField(label=_("Variant"), required=False)
     player = forms.ModelChoiceField(label=_("Player"), required=False, queryset=Player.objects.none())
     status = forms.ChoiceField(label=_("Status"), required=False, choices=[("", _("any")), *Session.Status.choices])
@@ -76,7 +82,7 @@ class SessionOpenForm(forms.Form):
     An option is typed as JSON; a text option may be typed without quotes.
     """
 
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     venue = forms.CharField(label=_("Venue / table"), max_length=100, required=False)
 
     def __init__(
@@ -143,3 +149,460 @@ class SessionOpenForm(forms.Form):
             seated.append(player or name)
         data["players"] = seated
         return data
+
+
+# --- the scorekeeper's table page ---
+
+# The hand's fields in the order play produces them: the deal, the bidding, the bottom, the play, the last
+# trick and the bottom shown, the penalties. A variant shows the ones it uses (`Variant.hand_fields`).
+PLAY_ORDER = (
+    "dealer",
+    "declarer",
+    "tribute",
+    "bid",
+    "forced",
+    "contract",
+    "partner",
+    "no_trump_bottom",
+    "surrender",
+    "bombs",
+    "captured",
+    "kou_di",
+    "kou",
+    "bottom_points",
+    "bottom_multiplier",
+    "bottom_jokers",
+    "gan_guo",
+    "penalties",
+)
+# Form fields of each group (a group is one hand field; a few take more than one input).
+GROUP_FIELDS = {
+    "bottom_multiplier": ("kou_shape", "bottom_multiplier"),
+    "bottom_jokers": ("bottom_jokers_big", "bottom_jokers_small"),
+}
+# Inputs a surrender leaves out (标分: the hand is not played).
+NOT_PLAYED = ("captured", "bottom_points", "kou_di", "bombs")
+REDEAL_LABELS = {
+    "all_pass": _("all passed"),
+    "no_trump_no_points": _("no trump and no points"),
+    "misdeal": _("misdeal"),
+}
+GROUP_LABELS = {
+    "dealer": _("Dealer (bids first)"),
+    "declarer": _("Declarer"),
+    "tribute": _("Tribute"),
+    "bid": _("Bid"),
+    "forced": _("Forced to declare"),
+    "contract": _("Contract"),
+    "partner": _("Partner (holds the called card)"),
+    "no_trump_bottom": _("The bottom had no trump (shown)"),
+    "surrender": _("Surrendered"),
+    "bombs": _("Bombs played by the declarer"),
+    "captured": _("Points captured"),
+    "kou_di": _("Capture side won the last trick (抠底)"),
+    "kou": _("Last trick won by the capture side"),
+    "bottom_points": _("Points in the bottom"),
+    "bottom_multiplier": _("Shape of the last trick"),
+    "bottom_jokers": _("Jokers in the final bottom"),
+    "gan_guo": _("干锅: the bottom is all trump or all side cards"),
+    "penalties": _("Penalties"),
+    "redeal": _("Thrown in and redealt"),
+    "reason": _("Reason for the correction"),
+}
+
+
+@dataclass(frozen=True)
+class ButtonOption:
+    """One choice drawn as a large button (a radio input and its label)."""
+
+    value: str
+    label: str
+    checked: bool
+    attrs: dict[str, str]
+    sub: str = ""
+
+
+@dataclass
+class FieldGroup:
+    """One hand field on the entry form: its kind of input (buttons, toggle, number …) and its errors."""
+
+    name: str
+    label: str
+    errors: list[str]
+    fields: tuple[str, ...]  # the form fields it holds (table.js puts live errors by these)
+    kind: str = "buttons"
+    options: list[ButtonOption] = dc_field(default_factory=list)
+    bound: Any = None
+    rows: list[Any] = dc_field(default_factory=list)
+    value: Any = None
+    text: str = ""
+
+    @property
+    def field_names(self) -> str:
+        return " ".join(self.fields)
+
+
+class TableHandForm(forms.Form):
+    """The table page's entry: only the inputs the session's variant uses, parsed into a hand object.
+
+    It checks types; the rules (required fields, allowed bids, points) are the engine's, whose
+    refusal the view puts at the field it names. `cleaned_data["hand"]` is the hand as a session
+    document carries it: optional fields only when they say something.
+    """
+
+    client_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
+
+    def __init__(
+        self,
+        *args: Any,
+        variant: str,
+        entry: Any,
+        players: list[Player] | tuple[Player, ...],
+        fix: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        """`entry` is the selector's `EntryState`; `fix` the `HandRecord` being corrected (its input prefills)."""
+        super().__init__(*args, **kwargs)
+        rules = VARIANTS[variant]
+        self.rules = rules
+        self.entry = entry
+        self.players = list(players)
+        self.fix = fix
+        self.original: dict[str, Any] | None = None
+        self.missing: list[str] = []  # groups a preview still needs (not yet an error)
+        seats = [(str(seat), player.name) for seat, player in enumerate(self.players)]
+        used = rules.hand_fields
+        groups = [name for name in PLAY_ORDER if name in used]
+        if rules.has_levels and "dealer" in groups:
+            groups.remove("dealer")
+        if "tribute" in groups and entry.tribute is None:
+            groups.remove("tribute")
+        if "bottom_multiplier" in groups and not entry.kou_shapes:
+            groups.remove("bottom_multiplier")
+        self.groups = groups
+        f = self.fields
+        f["client_key"].initial = uuid.uuid4().hex
+        f["redeal"] = forms.ChoiceField(
+            required=False,
+            choices=[("", _("no, it was played")), *((r, REDEAL_LABELS.get(r, r)) for r in entry.redeal_reasons)],
+        )
+        if "dealer" in groups:
+            f["dealer"] = forms.TypedChoiceField(required=False, choices=seats, coerce=int, empty_value=None)
+        if "declarer" in groups:
+            f["declarer"] = forms.TypedChoiceField(required=False, choices=seats, coerce=int, empty_value=None)
+        if "tribute" in groups:
+            f["tribute"] = forms.ChoiceField(
+                required=False,
+                choices=[
+                    ("normal", _("paid")),
+                    ("reversed", _("reversed: the payer has three big jokers")),
+                    ("cancelled", _("cancelled: the payer's partner has three big jokers")),
+                ],
+            )
+        if "bid" in groups:
+            f["bid"] = forms.TypedChoiceField(
+                required=False, choices=[(str(b.bid), str(b.bid)) for b in entry.bids], coerce=int, empty_value=None
+            )
+        for name in ("forced", "no_trump_bottom", "surrender", "kou_di", "gan_guo"):
+            if name in groups:
+                f[name] = forms.BooleanField(required=False)
+        if "contract" in groups:
+            f["contract"] = forms.ChoiceField(
+                required=False, choices=[("plain", _("plain")), ("bao", "100爆"), ("gou", "100鉤")]
+            )
+        if "partner" in groups:
+            f["partner"] = forms.ChoiceField(required=False, choices=[*seats, ("none", _("alone (1 against 3)"))])
+        number = {"inputmode": "numeric", "pattern": "[0-9]*", "min": 0, "step": 5, "autocomplete": "off"}
+        for name in ("captured", "bottom_points"):
+            if name in groups:
+                f[name] = forms.IntegerField(required=False, min_value=0, widget=forms.NumberInput(attrs=number))
+        if "bombs" in groups:
+            f["bombs"] = forms.IntegerField(
+                required=False, min_value=0, widget=forms.NumberInput(attrs={**number, "step": 1})
+            )
+        if "kou" in groups:
+            f["kou"] = forms.ChoiceField(
+                required=False,
+                choices=[
+                    ("", _("no")),
+                    ("side", _("抠手 (side card)")),
+                    ("trump", _("抠底 (trump)")),
+                    ("joker", _("抠底 (joker)")),
+                ],
+            )
+        if "bottom_multiplier" in groups:
+            f["kou_shape"] = forms.ChoiceField(
+                required=False, choices=[(s["shape"], s["label"]) for s in entry.kou_shapes]
+            )
+            f["bottom_multiplier"] = forms.IntegerField(
+                required=False, min_value=2, widget=forms.NumberInput(attrs={**number, "step": 1, "min": 2})
+            )
+        if "bottom_jokers" in groups:
+            jokers = [(str(i), str(i)) for i in range(4)]
+            for size in ("big", "small"):
+                f[f"bottom_jokers_{size}"] = forms.TypedChoiceField(
+                    required=False, choices=jokers, coerce=int, empty_value=0
+                )
+        if "penalties" in groups:
+            for seat in range(entry.players):
+                for kind in ("shuai", "misdeal"):
+                    f[f"{kind}_{seat}"] = forms.IntegerField(
+                        required=False,
+                        min_value=0,
+                        max_value=9,
+                        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 9}),
+                    )
+        if fix is not None:
+            f["reason"] = forms.CharField(required=False, max_length=500)
+        self._initial_from_state()
+
+    # --- initial values ---
+
+    def _initial_from_state(self) -> None:
+        entry = self.entry
+        initial: dict[str, Any] = {}
+        if "dealer" in self.fields and entry.dealer is not None:
+            initial["dealer"] = entry.dealer
+        if "declarer" in self.fields and entry.declarer is not None:
+            initial["declarer"] = entry.declarer
+        if "tribute" in self.fields:
+            initial["tribute"] = "normal"
+        if "contract" in self.fields:
+            initial["contract"] = "plain"
+        for size in ("big", "small"):
+            if f"bottom_jokers_{size}" in self.fields:
+                initial[f"bottom_jokers_{size}"] = 0
+        if self.fix is not None:
+            initial.update(self._initial_from_hand())
+        for name, value in initial.items():
+            self.fields[name].initial = value
+
+    def _initial_from_hand(self) -> dict[str, Any]:
+        """The corrected hand's current input (or, for a void one, its last input) as form values."""
+        revision = next((r for r in reversed(self.fix.revisions) if not r.is_void), None)
+        hand = dict(revision.input) if revision is not None else {}
+        self.original = hand
+        result = self.fix.result or {}
+        initial: dict[str, Any] = {}
+        if "dealer" in self.fields:
+            initial["dealer"] = hand.get("dealer", result.get("dealer"))
+        for name in ("declarer", "bid", "captured", "bottom_points", "bombs", "tribute", "contract", "redeal"):
+            if name in self.fields and name in hand:
+                initial[name] = hand[name]
+        for name in ("forced", "no_trump_bottom", "surrender", "kou_di", "gan_guo"):
+            if name in self.fields:
+                initial[name] = bool(hand.get(name, False))
+        if "kou" in self.fields:
+            initial["kou"] = hand.get("kou") or ""
+        if "partner" in self.fields and "partner" in hand:
+            initial["partner"] = "none" if hand["partner"] is None else hand["partner"]
+        if "bottom_multiplier" in self.fields and "bottom_multiplier" in hand:
+            initial["bottom_multiplier"] = hand["bottom_multiplier"]
+            shape = next(
+                (s["shape"] for s in self.entry.kou_shapes if s["multiplier"] == hand["bottom_multiplier"]), ""
+            )
+            initial["kou_shape"] = shape
+        jokers = hand.get("bottom_jokers") or {}
+        for size in ("big", "small"):
+            if f"bottom_jokers_{size}" in self.fields:
+                initial[f"bottom_jokers_{size}"] = jokers.get(size, 0)
+        for penalty in hand.get("penalties") or []:
+            name = f"{penalty.get('kind')}_{penalty.get('seat')}"
+            if name in self.fields:
+                initial[name] = initial.get(name, 0) + 1
+        return initial
+
+    # --- parsing ---
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        saving = self.data.get("action") in ("record", "correct")
+        self.missing = []
+        if self.entry.ask_dealer and "dealer" in self.fields and data.get("dealer") is None:
+            if saving:
+                self.add_error("dealer", _("Who bids first? At the start of a round it is drawn by turning a card."))
+            else:
+                self.missing.append("dealer")  # a preview: still to fill in, not yet wrong
+        if self.fix is not None and self.data.get("action") in ("correct", "void") and not data.get("reason"):
+            self.add_error("reason", _("Say why the hand is corrected."))
+        data["hand"] = self._hand(data)
+        return data
+
+    def _hand(self, data: dict[str, Any]) -> dict[str, Any]:
+        hand: dict[str, Any] = {}
+        fields = self.fields
+        if "dealer" in fields and data.get("dealer") is not None:
+            hand["dealer"] = data["dealer"]
+            original, result = self.original, self.fix.result if self.fix is not None else None
+            if original is not None and "dealer" not in original and result and data["dealer"] == result["dealer"]:
+                del hand["dealer"]  # as first entered: the rule's dealer, not written down
+        redeal = data.get("redeal") or ""
+        if redeal:
+            hand["redeal"] = redeal
+            hand.update(self._penalties(data))
+            return hand
+        declarer = data.get("declarer")
+        if declarer is not None:
+            # Level games leave the rotation's declarer out, so a correction before it carries the rotation on.
+            rotation = self.rules.has_levels and declarer == self.entry.declarer
+            if not rotation or (self.original is not None and "declarer" in self.original):
+                hand["declarer"] = declarer
+        if data.get("tribute") not in (None, "", "normal"):
+            hand["tribute"] = data["tribute"]
+        if data.get("bid") is not None:
+            hand["bid"] = data["bid"]
+        if data.get("forced"):
+            hand["forced"] = True
+        if data.get("contract") not in (None, "", "plain"):
+            hand["contract"] = data["contract"]
+        if "partner" in fields and data.get("partner"):
+            hand["partner"] = None if data["partner"] == "none" else int(data["partner"])
+        if data.get("no_trump_bottom"):
+            hand["no_trump_bottom"] = True
+        surrender = bool(data.get("surrender"))
+        if surrender:
+            hand["surrender"] = True
+        played = {name: data.get(name) for name in NOT_PLAYED if not surrender}
+        if played.get("bombs"):
+            hand["bombs"] = played["bombs"]
+        if played.get("captured") is not None:
+            hand["captured"] = played["captured"]
+        kou_di = bool(played.get("kou_di"))
+        if kou_di:
+            hand["kou_di"] = True
+        if data.get("kou"):
+            hand["kou"] = data["kou"]
+        bottom = played.get("bottom_points")
+        if bottom is not None and (bottom > 0 or kou_di):
+            hand["bottom_points"] = bottom
+        if kou_di and "bottom_multiplier" in fields:
+            multiplier = self._multiplier(data)
+            if multiplier is not None:
+                hand["bottom_multiplier"] = multiplier
+        jokers = {size: data.get(f"bottom_jokers_{size}") or 0 for size in ("big", "small")}
+        jokers = {size: count for size, count in jokers.items() if count}
+        if jokers:
+            hand["bottom_jokers"] = jokers
+        if data.get("gan_guo"):
+            hand["gan_guo"] = True
+        hand.update(self._penalties(data, played=not surrender))
+        return hand
+
+    def _multiplier(self, data: dict[str, Any]) -> int | None:
+        """The chosen shape's multiplier (the `kou_shapes` option), else the number typed."""
+        shape = data.get("kou_shape")
+        by_shape = {s["shape"]: s["multiplier"] for s in self.entry.kou_shapes}
+        if shape in by_shape:
+            return by_shape[shape]
+        return data.get("bottom_multiplier")
+
+    def _penalties(self, data: dict[str, Any], played: bool = False) -> dict[str, Any]:
+        if "penalties" not in self.groups:
+            return {}
+        penalties = []
+        for seat in range(self.entry.players):
+            for kind in ("shuai", "misdeal"):
+                if kind == "shuai" and not played:
+                    continue  # a hand not played has no throw
+                penalties.extend({"seat": seat, "kind": kind} for _ in range(data.get(f"{kind}_{seat}") or 0))
+        return {"penalties": penalties} if penalties else {}
+
+    # --- display ---
+
+    def group_field(self, group: str) -> str:
+        """The form field that carries a group's error."""
+        return GROUP_FIELDS.get(group, (group,))[0]
+
+    def field_for_error(self, field: str) -> str | None:
+        """The form field a rules or ledger error's field (`bid`, `bottom_jokers.big`, `penalties[0].kind`) names."""
+        root = field.split(".")[0].split("[")[0]
+        if root == "bottom_jokers":
+            size = field.split(".")[1] if "." in field else "big"
+            name = f"bottom_jokers_{size}"
+            return name if name in self.fields else None
+        if root == "penalties":
+            return next((name for name in self.fields if name.startswith(("shuai_", "misdeal_"))), None)
+        if root == "hand":
+            return None
+        name = self.group_field(root)
+        return name if name in self.fields else None
+
+    def group_errors(self, group: str) -> list[str]:
+        names = GROUP_FIELDS.get(group, (group,))
+        if group == "penalties":
+            names = tuple(name for name in self.fields if name.startswith(("shuai_", "misdeal_")))
+        return [str(message) for name in names for message in self.errors.get(name, [])]
+
+    def group_label(self, group: str) -> str:
+        return str(GROUP_LABELS.get(group, group))
+
+    def buttons(self, name: str) -> list[ButtonOption]:
+        """The choices of a field, drawn as buttons; the bid buttons say where the rules allow them."""
+        field = self.fields[name]
+        current = self[name].value()
+        current = "" if current is None else str(current)
+        out = []
+        bids = {str(b.bid): b for b in self.entry.bids}
+        shapes = {s["shape"]: s for s in self.entry.kou_shapes}
+        for value, label in field.choices:  # type: ignore[attr-defined]
+            value = str(value)
+            attrs: dict[str, str] = {}
+            sub = ""
+            if name == "bid" and value in bids:
+                attrs["data-places"] = " ".join(map(str, bids[value].places))
+                attrs["data-forced-places"] = " ".join(map(str, bids[value].forced_places))
+            if name == "kou_shape" and value in shapes:
+                attrs["data-multiplier"] = str(shapes[value]["multiplier"])
+                sub = f"×{shapes[value]['multiplier']}"
+            if name in ("dealer", "declarer", "partner") and value.isdigit():
+                sub = str(_("seat %(seat)s") % {"seat": value})
+            out.append(ButtonOption(value=value, label=str(label), checked=value == current, attrs=attrs, sub=sub))
+        return out
+
+    def layout(self) -> list[FieldGroup]:
+        """The groups of inputs in play order, each with what its template needs."""
+        out = []
+        for group in self.groups:
+            names = GROUP_FIELDS.get(group, (group,))
+            if group == "penalties":
+                names = tuple(name for name in self.fields if name.startswith(("shuai_", "misdeal_")))
+            item = FieldGroup(name=group, label=self.group_label(group), errors=self.group_errors(group), fields=names)
+            if group == "declarer" and self.entry.declarer_locked:
+                item.kind = "locked"
+                item.value = self.entry.declarer
+                item.text = self.players[self.entry.declarer].name
+            elif group in ("dealer", "declarer", "partner", "bid", "contract", "kou", "tribute"):
+                item.kind = "buttons"
+                item.options = self.buttons(group)
+            elif group in ("forced", "no_trump_bottom", "surrender", "kou_di", "gan_guo"):
+                item.kind = "toggle"
+                item.bound = self[group]
+            elif group in ("captured", "bottom_points", "bombs"):
+                item.kind = "number"
+                item.bound = self[group]
+            elif group == "bottom_multiplier":
+                item.kind = "shape"
+                item.options = self.buttons("kou_shape")
+                item.bound = self["bottom_multiplier"]
+            elif group == "bottom_jokers":
+                item.kind = "jokers"
+                item.rows = [
+                    (_("big"), "bottom_jokers_big", self.buttons("bottom_jokers_big")),
+                    (_("small"), "bottom_jokers_small", self.buttons("bottom_jokers_small")),
+                ]
+            elif group == "penalties":
+                item.kind = "penalties"
+                item.rows = self.penalty_rows()
+            out.append(item)
+        return out
+
+    @property
+    def redeal_options(self) -> list[ButtonOption]:
+        return self.buttons("redeal")
+
+    def penalty_rows(self) -> list[tuple[str, forms.BoundField, forms.BoundField]]:
+        return [(p.name, self[f"shuai_{s}"], self[f"misdeal_{s}"]) for s, p in enumerate(self.players)]
+
+    @property
+    def has_forced_bids(self) -> bool:
+        return any(b.forced_places for b in self.entry.bids)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime
+import functools
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -12,7 +14,13 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 
 from .ledger import LedgerError, LogEntry, hand_input_ordered, log_load, log_replay
-from .models import Club, GameRow, HandRevision, Membership, Player, Session, SessionSeat, SettlementRow
+from .models import Club, GameRow, HandRevision, Membership, Player, Session, SessionSeat, SettlementRow, engine_lang
+from .rules.base import RedealReason, RulesError
+from .rules.document import document_parse
+from .rules.hongxingwu import kou_shape_entries
+from .rules.options import options_resolve
+from .rules.registry import VARIANTS
+from .rules.session import session_replay
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -218,4 +226,606 @@ def _revision_info(revision: HandRevision) -> RevisionInfo:
         reason=revision.reason,
         author=author.get_full_name() or author.get_username(),  # type: ignore[attr-defined]
         created_at=revision.created_at,
+    )
+
+
+# --- the API's reads: a page of sessions, club standings ---
+
+
+@dataclass(frozen=True, kw_only=True)
+class SessionPage:
+    count: int  # sessions matching the filters, all pages
+    summaries: list[SessionSummary]
+
+
+def club_sessions_page(
+    *,
+    club: Club,
+    date_from: datetime.date | None = None,
+    date_to: datetime.date | None = None,
+    variant: str | None = None,
+    player: Player | None = None,
+    status: str | None = None,
+    offset: int = 0,
+    limit: int = 50,
+) -> SessionPage:
+    """One page of the club's sessions (as `club_sessions`, newest first) and the count of all: five queries."""
+    sessions = Session.objects.filter(club=club)
+    if date_from is not None:
+        sessions = sessions.filter(date__gte=date_from)
+    if date_to is not None:
+        sessions = sessions.filter(date__lte=date_to)
+    if variant:
+        sessions = sessions.filter(variant=variant)
+    if player is not None:
+        sessions = sessions.filter(seats__player=player)
+    if status:
+        sessions = sessions.filter(status=status)
+    count = sessions.count()
+    found = list(sessions.order_by("-date", "-created_at", "-id")[offset : offset + limit]) if count > offset else []
+    return SessionPage(count=count, summaries=sessions_summarize(sessions=found))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Standing:
+    """One player's figures across the club's sessions.
+
+    `totals` is per unit (分, 注, 档, 级: a unit appears once the player sat in a
+    session of a variant that counts in it); `money` adds up totals × the
+    session's `unit_value` option over the sessions that have one (None if none has).
+    """
+
+    player: Player
+    sessions: int
+    hands: int  # hands that count (not void) played in
+    declared: int
+    declarer_won: int  # hands declared whose declaring side won (the results' `declarer_won`)
+    games_won: int
+    totals: dict[str, int]
+    money: int | None
+
+
+def standings_compute(
+    *,
+    club: Club,
+    date_from: datetime.date | None = None,
+    date_to: datetime.date | None = None,
+    variant: str | None = None,
+) -> list[Standing]:
+    """Every player who sat in one of the club's (filtered) sessions, by name: four queries, from the derived rows."""
+    sessions = Session.objects.filter(club=club)
+    if date_from is not None:
+        sessions = sessions.filter(date__gte=date_from)
+    if date_to is not None:
+        sessions = sessions.filter(date__lte=date_to)
+    if variant:
+        sessions = sessions.filter(variant=variant)
+    seats = SessionSeat.objects.filter(session__in=sessions).values(
+        "session_id", "player_id", "session__variant", "session__options__unit_value"
+    )
+    hands = {
+        (row["session_id"], row["player_id"]): row
+        for row in SettlementRow.objects.filter(session__in=sessions)
+        .values("session_id", "player_id")
+        .annotate(
+            total=Sum("delta"),
+            hands=Count("id"),
+            declared=Count("id", filter=Q(is_declarer=True)),
+            won=Count("id", filter=Q(is_declarer=True, declarer_won=True)),
+        )
+        .order_by()
+    }
+    games = {
+        (row["session_id"], row["player_id"]): row
+        for row in GameRow.objects.filter(session__in=sessions)
+        .values("session_id", "player_id")
+        .annotate(adjustment=Sum("adjustment"), won=Count("id", filter=Q(won=True)))
+        .order_by()
+    }
+    figures: dict[int, dict[str, Any]] = {}
+    for seat in seats:
+        key = (seat["session_id"], seat["player_id"])
+        hand_row = hands.get(key, {})
+        game_row = games.get(key, {})
+        unit = VARIANTS[seat["session__variant"]].unit if seat["session__variant"] in VARIANTS else ""
+        total = (hand_row.get("total") or 0) + (game_row.get("adjustment") or 0)
+        unit_value = seat["session__options__unit_value"]
+        mine = figures.setdefault(
+            seat["player_id"],
+            {"sessions": 0, "hands": 0, "declared": 0, "declarer_won": 0, "games_won": 0, "totals": {}, "money": None},
+        )
+        mine["sessions"] += 1
+        mine["hands"] += hand_row.get("hands", 0)
+        mine["declared"] += hand_row.get("declared", 0)
+        mine["declarer_won"] += hand_row.get("won", 0)
+        mine["games_won"] += game_row.get("won", 0)
+        mine["totals"][unit] = mine["totals"].get(unit, 0) + total
+        if isinstance(unit_value, int) and not isinstance(unit_value, bool):
+            mine["money"] = (mine["money"] or 0) + total * unit_value
+    units = list(dict.fromkeys(rules.unit for rules in VARIANTS.values()))  # 分, 注, 档, 级
+    for mine in figures.values():
+        mine["totals"] = dict(sorted(mine["totals"].items(), key=lambda item: _unit_rank(units, item[0])))
+    players = Player.objects.filter(club=club, pk__in=list(figures)).order_by("name", "pk")
+    return [Standing(player=player, **figures[player.pk]) for player in players]
+
+
+def _unit_rank(units: list[str], unit: str) -> int:
+    return units.index(unit) if unit in units else len(units)
+
+
+# --- the scorekeeper's table page ---
+
+# Fixed partnerships whose two seats always show the team's figure (rules/README.md, "Seats, teams, games").
+# 打滚子 is a fixed partnership too, but its tribute is paid seat to seat, so its totals are shown per player.
+TEAM_VARIANTS = frozenset({"baifen.benxi", "baifen.fushun", "baifen.shenyang", "hongxingwu"})
+# 标分 draws each round's first bidder by turning a card (rules/biaofen.md, "Who bids first next"):
+# the entry asks for the dealer at the start of every round instead of offering a default.
+DEALER_DRAWN_EACH_GAME = frozenset({"biaofen"})
+# No game boundary: the whole session is one game (rules/README.md, "Seats, teams, games").
+ONE_GAME_VARIANTS = frozenset({"baifen.classic", "erguai"})
+# Every bid any variant could allow: multiples of 5 up to 100 (rules/*.md). Which of them a seat may bid
+# is asked of the engine, never written down here.
+BID_CANDIDATES = tuple(range(5, 101, 5))
+TABLE_RECENT_HANDS = 8
+CHART_WIDTH, CHART_HEIGHT = 320, 180
+CHART_PAD = {"left": 36, "right": 10, "top": 10, "bottom": 20}
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableSide:
+    """What the table page totals and charts: a team (two seats) or one player."""
+
+    index: int
+    seats: tuple[int, ...]
+    name: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class BidChoice:
+    """A bid and the bidding places (declarer − dealer, mod players) where the rules allow it."""
+
+    bid: int
+    places: tuple[int, ...]
+    forced_places: tuple[int, ...]  # where it is allowed as a forced bid (本溪, 抚顺)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PendingTribute:
+    """打滚子: the tribute the next hand pays, as set by the previous scored hand."""
+
+    cards: int | None  # None when the option `card_points` is 0 (the cards cannot be told from the figure)
+    amount: int
+    payer: int
+    payee: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class EntryState:
+    """Where the entry form of the next hand (or of the corrected hand `number`) starts from."""
+
+    number: int  # the ledger number the hand gets (or has)
+    game: int  # the game it belongs to
+    game_start: bool  # it is the first hand of a game (盘 / round / level game)
+    dealer: int | None  # default dealer; None when it must be asked
+    ask_dealer: bool  # 标分 at the start of a round: the dealer is drawn, so the form asks
+    declarer: int | None  # level games: the rotation's declarer (None on a game's first hand)
+    declarer_locked: bool  # level games: the rotation fixes the declarer (option free_declarer off)
+    levels: tuple[str, ...] | None  # level games: per seat, before the hand
+    tribute: PendingTribute | None
+    bids: tuple[BidChoice, ...]
+    redeal_reasons: tuple[str, ...]
+    kou_shapes: tuple[dict[str, Any], ...]  # 红星五: shape, label, multiplier (lowest first)
+    players: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class SideStanding:
+    side: TableSide
+    game_total: int  # in the current game (0 when the last game just ended)
+    total: int  # the session: every hand and every game adjustment
+    games_won: int
+    level: str | None = None  # level games: the side's level now
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChartSeries:
+    side: TableSide
+    segments: tuple[str, ...]  # SVG polyline points, one per game in per-game charts
+    last: int
+    end_x: float
+    end_y: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChartTick:
+    value: int
+    y: float
+    label: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Chart:
+    """A line chart of the totals over the hands, drawn by a template as SVG (no script)."""
+
+    width: int
+    height: int
+    per_game: bool  # running totals within each game (reset when it ends) rather than the session's
+    series: tuple[ChartSeries, ...]
+    ticks: tuple[ChartTick, ...]  # 0, the extremes and ±target
+    zero_y: float
+    boundaries: tuple[float, ...]  # x of game ends
+    hands: int
+    left: float
+    right: float
+    top: float
+    bottom: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableView:
+    """Everything the scorekeeper's table page shows, from one replay of the log (two queries)."""
+
+    session: Session
+    players: tuple[Player, ...]
+    sides: tuple[TableSide, ...]
+    results: dict[str, Any] | None
+    error: LedgerError | None
+    hands: tuple[HandRecord, ...]
+    recent: tuple[HandRecord, ...]  # newest first
+    older: tuple[HandRecord, ...]  # the rest, newest first (listed by number only)
+    game: int  # the current game's number (a new one when the last ended)
+    last_game: dict[str, Any] | None  # the results' last game entry
+    standings: tuple[SideStanding, ...]  # by side
+    ranking: tuple[SideStanding, ...]  # best first
+    chart: Chart | None
+    entry: EntryState | None
+    fix: HandRecord | None  # the hand being corrected
+    unit_value: int
+    has_games: bool  # the session is played in games (盘, rounds, level games) rather than as one
+
+
+def table_view(*, session: Session, lang: str = "zh-Hans", fix: int | None = None) -> TableView:
+    """The table page of a session: totals, games won, chart, newest hands and the entry form's state.
+
+    With `fix`, the entry state is the one before hand `fix` (its correction form). Two queries.
+    """
+    log = log_load(session=session)
+    rules = VARIANTS[session.variant]
+    players = log.players
+    error: LedgerError | None = None
+    results: dict[str, Any] | None = None
+    try:
+        results = log_replay(session=session, players=players, hands=log.hands()).render(lang)
+    except LedgerError as exc:
+        error = exc
+    by_number = {hand["n"]: hand for hand in results["hands"]} if results else {}
+    game_ends = {game["last_hand"]: game for game in results["games"] if game["finished"]} if results else {}
+    hands = tuple(
+        HandRecord(
+            number=entry.number,
+            revisions=_entry_revisions(entry),
+            result=by_number.get(entry.number),
+            game_end=game_ends.get(entry.number),
+        )
+        for entry in log.entries
+    )
+    sides = table_sides(session=session, players=players)
+    fixing = next((hand for hand in hands if hand.number == fix), None) if fix is not None else None
+    entry = None
+    if results is not None:
+        entry = _entry_state(
+            session=session,
+            rules=rules,
+            log=log,
+            results=results,
+            before=fixing.number if fixing else None,
+            lang=lang,
+        )
+    last_game = results["games"][-1] if results and results["games"] else None
+    game = 1 if last_game is None else last_game["n"] + (1 if last_game["finished"] else 0)
+    standings = _standings(session=session, results=results, sides=sides, last_game=last_game) if results else ()
+    if rules.zero_sum:
+        ranking = tuple(sorted(standings, key=lambda s: (-s.total, s.side.index)))
+    else:
+        ranking = tuple(sorted(standings, key=lambda s: (-s.games_won, -s.total, s.side.index)))
+    return TableView(
+        session=session,
+        players=players,
+        sides=sides,
+        results=results,
+        error=error,
+        hands=hands,
+        recent=tuple(reversed(hands[-TABLE_RECENT_HANDS:])),
+        older=tuple(reversed(hands[:-TABLE_RECENT_HANDS])),
+        game=game,
+        last_game=last_game,
+        standings=standings,
+        ranking=ranking,
+        chart=table_chart(session=session, results=results, sides=sides) if results else None,
+        entry=entry,
+        fix=fixing,
+        unit_value=int(session.options.get("unit_value", 1) or 1),
+        has_games=session.variant not in ONE_GAME_VARIANTS,
+    )
+
+
+def table_sides(*, session: Session, players: Sequence[Player]) -> tuple[TableSide, ...]:
+    """Teams (seats 0 + 2, 1 + 3) in the fixed-partnership variants, else one side per player."""
+    if session.variant in TEAM_VARIANTS and len(players) == 4:
+        return tuple(
+            TableSide(index=team, seats=(team, team + 2), name=f"{players[team].name}·{players[team + 2].name}")
+            for team in (0, 1)
+        )
+    return tuple(TableSide(index=seat, seats=(seat,), name=player.name) for seat, player in enumerate(players))
+
+
+def _standings(
+    *, session: Session, results: dict[str, Any], sides: Sequence[TableSide], last_game: dict[str, Any] | None
+) -> tuple[SideStanding, ...]:
+    current = last_game["totals"] if last_game and not last_game["finished"] else None
+    last_hand = results["hands"][-1] if results["hands"] else None
+    levels = None
+    if VARIANTS[session.variant].has_levels:
+        if last_hand is not None and last_hand.get("levels") and current is not None:
+            levels = last_hand["levels"]
+        else:
+            levels = [_start_level(session)] * len(results["totals"])
+    out = []
+    for side in sides:
+        seat = side.seats[0]
+        out.append(
+            SideStanding(
+                side=side,
+                game_total=current[seat] if current else 0,
+                total=results["totals"][seat],
+                games_won=results["games_won"][seat],
+                level=levels[seat] if levels else None,
+            )
+        )
+    return tuple(out)
+
+
+def _entry_state(
+    *,
+    session: Session,
+    rules: Any,
+    log: Any,
+    results: dict[str, Any],
+    before: int | None,
+    lang: str,
+) -> EntryState:
+    n = len(log.players)
+    prior = [hand for hand in results["hands"] if before is None or hand["n"] < before]
+    prev = prior[-1] if prior else None
+    finished_at = {game["last_hand"] for game in results["games"] if game["finished"]}
+    game_start = prev is None or prev["n"] in finished_at
+    game = 1 if prev is None else prev["game"] + (1 if game_start else 0)
+    number = before if before is not None else log.next_number
+    options = session.options
+    dealer: int | None = None
+    declarer: int | None = None
+    ask_dealer = False
+    levels: tuple[str, ...] | None = None
+    if rules.has_levels:
+        declarer = None if game_start or prev is None else prev["next_dealer"]
+        if prev is not None and not game_start and prev.get("levels"):
+            levels = tuple(prev["levels"])
+        else:
+            levels = (_start_level(session),) * n
+    else:
+        ask_dealer = game_start and session.variant in DEALER_DRAWN_EACH_GAME
+        if not ask_dealer:
+            dealer = prev["next_dealer"] if prev is not None and prev["next_dealer"] is not None else 0
+    tribute = None
+    if "tribute" in rules.hand_fields and declarer is not None:
+        hands = [(number_, hand_input) for number_, hand_input in log.hands() if before is None or number_ < before]
+        tribute = _tribute_pending(session=session, log=log, hands=hands, number=number, declarer=declarer)
+    shapes: tuple[dict[str, Any], ...] = ()
+    if "bottom_multiplier" in rules.hand_fields and "kou_shapes" in options:
+        shapes = tuple(_kou_shapes(session.variant, json.dumps(options, sort_keys=True), n, lang))
+    return EntryState(
+        number=number,
+        game=game,
+        game_start=game_start,
+        dealer=dealer,
+        ask_dealer=ask_dealer,
+        declarer=declarer,
+        declarer_locked=declarer is not None and not options.get("free_declarer", False),
+        levels=levels,
+        tribute=tribute,
+        bids=table_bids(session=session, players=n),
+        redeal_reasons=_redeal_reasons(session.variant, json.dumps(options, sort_keys=True), n),
+        kou_shapes=shapes,
+        players=n,
+    )
+
+
+def _start_level(session: Session) -> str:
+    """Level games: both teams' level when a game starts (红星五 `start_level`, 打滚子 `first_level`)."""
+    return str(session.options.get("start_level") or session.options.get("first_level") or "")
+
+
+def _tribute_pending(
+    *, session: Session, log: Any, hands: list[tuple[int, Any]], number: int, declarer: int
+) -> PendingTribute | None:
+    """Ask the engine what tribute the next hand carries: settle a probe hand paid normally and cancelled.
+
+    The declarer's figure differs by exactly the tribute (rules/gunzi.md step 1); a game's first
+    hand refuses a cancelled tribute, so it has none.
+    """
+    figures = []
+    for tribute in ("normal", "cancelled"):
+        probe = {"captured": 100, "tribute": tribute}
+        try:
+            replay = log_replay(session=session, players=log.players, hands=[*hands, (number, probe)])
+        except LedgerError:
+            return None
+        figures.append(replay.result.hands[-1].result.deltas[declarer])
+    amount = figures[0] - figures[1]
+    if amount <= 0:
+        return None
+    card_points = int(session.options.get("card_points", 1) or 0)
+    return PendingTribute(
+        cards=amount // card_points if card_points else None,
+        amount=amount,
+        payer=(declarer - 1) % len(log.players),
+        payee=declarer,
+    )
+
+
+def table_bids(*, session: Session, players: int) -> tuple[BidChoice, ...]:
+    """The bids the rules allow at each bidding place, asked of the engine (cached per set of options)."""
+    rules = VARIANTS[session.variant]
+    if "bid" not in rules.hand_fields:
+        return ()
+    return _bid_choices(session.variant, json.dumps(session.options, sort_keys=True), players)
+
+
+def _probe_ok(variant: str, options: dict[str, Any], players: int, hand: dict[str, Any]) -> bool:
+    """Whether the engine accepts `hand` as the first hand of a session with these options."""
+    document = {"variant": variant, "options": options, "players": [f"P{i}" for i in range(players)], "hands": [hand]}
+    try:
+        session_replay(document_parse(document, variants=VARIANTS))
+    except RulesError:
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=256)
+def _bid_choices(variant: str, options_json: str, players: int) -> tuple[BidChoice, ...]:
+    """Settle a one-hand probe per bid and bidding place (and forced, where the variant has it).
+
+    The bidding rules depend only on the place and the options (rules/baifen.md, "Bidding rules that
+    the entry is checked against"; the other variants have a range only), so a first hand tells.
+    """
+    rules = VARIANTS[variant]
+    options = json.loads(options_json)
+    base: dict[str, Any] = {"dealer": 0, "captured": 0}
+    if "partner" in rules.hand_fields:
+        base["partner"] = None
+    forced_kinds = (False, True) if "forced" in rules.hand_fields else (False,)
+    choices = []
+    for bid in BID_CANDIDATES:
+        allowed: dict[bool, list[int]] = {False: [], True: []}
+        for forced in forced_kinds:
+            for place in range(players):
+                hand = {**base, "declarer": place, "bid": bid}
+                if forced:
+                    hand["forced"] = True
+                if _probe_ok(variant, options, players, hand):
+                    allowed[forced].append(place)
+        if allowed[False] or allowed[True]:
+            choices.append(BidChoice(bid=bid, places=tuple(allowed[False]), forced_places=tuple(allowed[True])))
+    return tuple(choices)
+
+
+@functools.lru_cache(maxsize=256)
+def _redeal_reasons(variant: str, options_json: str, players: int) -> tuple[str, ...]:
+    """The redeal reasons the variant accepts, asked of the engine with one-hand probes."""
+    rules = VARIANTS[variant]
+    options = json.loads(options_json)
+    reasons = []
+    for reason in RedealReason:
+        hand: dict[str, Any] = {"redeal": str(reason)}
+        if not rules.has_levels:
+            hand["dealer"] = 0
+        if _probe_ok(variant, options, players, hand):
+            reasons.append(str(reason))
+    return tuple(reasons)
+
+
+@functools.lru_cache(maxsize=256)
+def _kou_shapes(variant: str, options_json: str, players: int, lang: str) -> tuple[dict[str, Any], ...]:
+    options = options_resolve(VARIANTS[variant].defaults(players), json.loads(options_json))
+    return tuple(kou_shape_entries(options, engine_lang(lang)))
+
+
+def table_chart(*, session: Session, results: dict[str, Any], sides: Sequence[TableSide]) -> Chart | None:
+    """The totals over the hands as polylines: within each game where the game has a points target
+    (a 盘 of 打百分, whose totals race to ±target), else the session's running totals."""
+    hands = results["hands"]
+    if not hands:
+        return None
+    target = session.options.get("target")
+    per_game = isinstance(target, int)
+    games = {game["last_hand"]: game for game in results["games"] if game["finished"]}
+    # values[side] = [(x index, value, starts a game)], x index 0 = before the first hand
+    values: list[list[tuple[int, int, bool]]] = [[(0, 0, True)] for _ in sides]
+    base = [0] * len(results["totals"])
+    boundaries = []
+    for i, hand in enumerate(hands, start=1):
+        game_end = games.get(hand["n"])
+        starts = i > 1 and hands[i - 2]["n"] in games
+        for side, series in zip(sides, values, strict=True):
+            seat = side.seats[0]
+            if per_game:
+                if starts:
+                    series.append((i - 1, 0, True))
+                series.append((i, hand["totals"][seat], False))
+            else:
+                value = base[seat] + (game_end["totals"][seat] if game_end else hand["totals"][seat])
+                series.append((i, value, False))
+        if game_end is not None:
+            base = [b + t for b, t in zip(base, game_end["totals"], strict=True)]
+            if i < len(hands):
+                boundaries.append(i)
+    all_values = [v for series in values for _, v, _ in series]
+    low, high = min(0, *all_values), max(0, *all_values)
+    if per_game:
+        low, high = min(low, -target), max(high, target)
+    if low == high:
+        high = low + 1
+    span = high - low
+    low, high = low - span * 0.05, high + span * 0.05
+    left, right = CHART_PAD["left"], CHART_WIDTH - CHART_PAD["right"]
+    top, bottom = CHART_PAD["top"], CHART_HEIGHT - CHART_PAD["bottom"]
+
+    def x_of(i: int) -> float:
+        return round(left + (right - left) * i / len(hands), 1)
+
+    def y_of(v: float) -> float:
+        return round(bottom - (bottom - top) * (v - low) / (high - low), 1)
+
+    series_out = []
+    for side, series in zip(sides, values, strict=True):
+        segments: list[list[str]] = []
+        for i, value, starts_game in series:
+            if starts_game or not segments:
+                segments.append([])
+            segments[-1].append(f"{x_of(i)},{y_of(value)}")
+        last_i, last_value, _ = series[-1]
+        series_out.append(
+            ChartSeries(
+                side=side,
+                segments=tuple(" ".join(points) for points in segments),
+                last=last_value,
+                end_x=x_of(last_i),
+                end_y=y_of(last_value),
+            )
+        )
+    tick_values = {0, max(all_values), min(all_values)}
+    if per_game:
+        tick_values |= {target, -target}
+    ticks = tuple(
+        ChartTick(value=v, y=y_of(v), label=(f"+{v}" if v > 0 else str(v).replace("-", "−")))
+        for v in sorted(tick_values)
+    )
+    # Labels closer than a line apart would overlap: keep 0, the targets, then the extremes that fit.
+    kept: list[ChartTick] = []
+    for tick in sorted(ticks, key=lambda t: (t.value not in (0, target, -(target or 0)), abs(t.value))):
+        if all(abs(tick.y - other.y) >= 11 for other in kept):
+            kept.append(tick)
+    return Chart(
+        width=CHART_WIDTH,
+        height=CHART_HEIGHT,
+        per_game=per_game,
+        series=tuple(series_out),
+        ticks=tuple(sorted(kept, key=lambda t: t.value)),
+        zero_y=y_of(0),
+        boundaries=tuple(x_of(i) for i in boundaries),
+        hands=len(hands),
+        left=left,
+        right=right,
+        top=top,
+        bottom=bottom,
     )

@@ -21,4 +21,8 @@ urlpatterns = [
     path(hand, views.hand_detail, name="hand_detail"),
     path(hand + "correct/", views.hand_correct, name="hand_correct"),
     path(hand + "void/", views.hand_void, name="hand_void"),
+    path(session + "table/", views.table, name="table"),
+    path(session + "table/preview/", views.table_preview, name="table_preview"),
+    path(session + "table/close/", views.table_close, name="table_close"),
+    path(session + "table/hands/<int:number>/", views.table_fix, name="table_fix"),
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -17,12 +18,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from . import selectors, services
-from .forms import HandCorrectForm, HandInputForm, HandVoidForm, HistoryFilterForm, SessionOpenForm
+from .forms import HandCorrectForm, HandInputForm, HandVoidForm, HistoryFilterForm, SessionOpenForm, TableHandForm
 from .ledger import LedgerError
-from .models import Hand, Membership, Player, Session, engine_lang, variant_label
+from .models import Hand, Membership, Player, Role, Session, engine_lang, variant_label
 from .rules.registry import VARIANTS
 
 RECENT_SESSIONS = 10
@@ -322,3 +324,259 @@ def hand_void(request: HttpRequest, slug: str, session_id: int, number: int) -> 
         else:
             return redirect("hand_detail", slug=slug, session_id=session_id, number=number)
     return _hand_page(request, membership, hand, HandCorrectForm(), form)
+
+
+# --- the scorekeeper's table page ---
+
+
+def _table_url(slug: str, session_id: int, **params: Any) -> str:
+    url = reverse("table", args=[slug, session_id])
+    return url + ("?" + urlencode(params) if params else "")
+
+
+def _table_form(session: Session, view: selectors.TableView, data: Any = None) -> TableHandForm | None:
+    if view.entry is None:
+        return None
+    return TableHandForm(data, variant=session.variant, entry=view.entry, players=view.players, fix=view.fix)
+
+
+def _table_error(form: TableHandForm, error: LedgerError, view: selectors.TableView) -> tuple[str, str]:
+    """Put a refusal at the field it names, in the user's language; (message, form field or "").
+
+    A refusal of another hand (a later one that no longer passes after a correction) goes on the
+    whole form, naming that hand.
+    """
+    number = view.fix.number if view.fix is not None else view.entry.number if view.entry else None
+    message = error.message(_lang())
+    if error.hand is not None and error.hand != number:
+        message = _("Hand %(n)s: %(message)s") % {"n": error.hand, "message": message}
+        form.add_error(None, message)
+        return message, ""
+    field = form.field_for_error(error.field)
+    form.add_error(field, message)
+    return message, field or ""
+
+
+def _table_receipt(session: Session, form: TableHandForm, view: selectors.TableView) -> dict[str, Any]:
+    """The engine's receipt for the hand the form holds (nothing is written), or why it cannot be settled."""
+    if not form.is_valid():
+        return {"invalid": True}
+    if form.missing:
+        return {"missing": form.group_label(form.missing[0]), "missing_field": form.missing[0]}
+    number = view.fix.number if view.fix is not None else None
+    try:
+        document = services.hand_preview(
+            session=session, hand_input=form.cleaned_data["hand"], lang=_lang(), number=number
+        )
+    except LedgerError as error:
+        if error.code == "field.required" and form.field_for_error(error.field):
+            group = error.field.split(".")[0].split("[")[0]
+            return {"missing": form.group_label(group), "missing_field": form.field_for_error(error.field)}
+        message, field = _table_error(form, error, view)
+        return {"refused": message, "field": field}
+    target = number if number is not None else view.entry.number if view.entry else None
+    hand = next((h for h in document["hands"] if h["n"] == target), None)
+    game_end = next((g for g in document["games"] if g["finished"] and g["last_hand"] == target), None)
+    sides = view.sides
+    before = view.results["totals"] if view.results else [0] * len(view.players)
+    rows = []
+    for side in sides:
+        seat = side.seats[0]
+        rows.append(
+            {
+                "side": side,
+                "delta": hand["deltas"][seat] if hand else 0,
+                "game_total": hand["totals"][seat] if hand else 0,
+                "before": before[seat],
+                "after": document["totals"][seat],
+                "level": hand["levels"][seat] if hand and hand.get("levels") else None,
+                "declarer": bool(hand) and hand.get("declarer") in side.seats,
+            }
+        )
+    game_end_label = _game_label(session.variant, game_end["n"]) if game_end else ""
+    return {"hand": hand, "game_end": game_end, "game_end_label": game_end_label, "rows": rows, "fix": number}
+
+
+def _table_page(
+    request: HttpRequest,
+    membership: Membership,
+    view: selectors.TableView,
+    form: TableHandForm | None,
+    receipt: dict[str, Any] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    session = view.session
+    can_fix = membership.can_write and (session.is_open or membership.role == Role.OWNER)
+    last_game = view.last_game
+    ctx = {
+        "club": membership.club,
+        "membership": membership,
+        "session": session,
+        "view": view,
+        "has_games": view.has_games,
+        "game_label": _game_label(session.variant, view.game) if view.has_games else "",
+        "last_game_label": _game_label(session.variant, last_game["n"]) if last_game else "",
+        "game_labels": {g["n"]: _game_label(session.variant, g["n"]) for g in (view.results or {}).get("games", [])},
+        "entry_game_label": _game_label(session.variant, view.entry.game) if view.entry and view.has_games else "",
+        "rules": VARIANTS[session.variant],
+        "results": view.results,
+        "players": view.players,
+        "form": form,
+        "receipt": receipt,
+        "can_fix": can_fix,
+        "saved": _known_hand(view, request.GET.get("saved")),
+        "fixed": _known_hand(view, request.GET.get("fixed")),
+        **_game_columns(session.variant),
+    }
+    return render(request, "settlement/table.html", ctx, status=status)
+
+
+def _game_label(variant: str, n: int) -> str:
+    """What the variant's players call a game: a 盘 of 打百分, a round of 标分, a game of the level games."""
+    if variant.startswith("baifen."):
+        return _("Pot %(n)s") % {"n": n}
+    if variant == "biaofen":
+        return _("Round %(n)s") % {"n": n}
+    return _("Game %(n)s") % {"n": n}
+
+
+def _game_columns(variant: str) -> dict[str, str]:
+    """Column heads for a game's totals: a round of 标分, else a game (盘)."""
+    if variant == "biaofen":
+        return {"this_game_head": _("This round"), "game_head": _("round")}
+    return {"this_game_head": _("This game"), "game_head": _("game")}
+
+
+def _known_hand(view: selectors.TableView, value: str | None) -> int | None:
+    """A hand number from the query string, if the session has that hand (for the "recorded" notice)."""
+    number = _int_param(value)
+    return number if any(hand.number == number for hand in view.hands) else None
+
+
+def _int_param(value: str | None) -> int | None:
+    try:
+        return int(value) if value else None
+    except ValueError:
+        return None
+
+
+@login_required
+def table(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
+    """The scorekeeper's page: totals, chart and newest hands, and the entry form of the next hand.
+
+    Without JavaScript the form posts here: `action=preview` shows the receipt, else the hand is
+    recorded (once per client key) and the page comes back with it.
+    """
+    membership, session = _get_session_for_user(request, slug, session_id)
+    view = selectors.table_view(session=session, lang=_lang())
+    if request.method != "POST":
+        form = _table_form(session, view) if membership.can_write and session.is_open else None
+        return _table_page(request, membership, view, form)
+    _require_write(membership)
+    form = _table_form(session, view, request.POST)
+    if form is None:
+        return redirect(_table_url(slug, session.pk))
+    if request.POST.get("action") == "preview":
+        receipt = _table_receipt(session, form, view)
+        return _table_page(request, membership, view, form, receipt, status=400 if form.errors else 200)
+    if form.is_valid():
+        try:
+            write = services.hand_record(
+                session=session,
+                user=request.user,
+                hand_input=form.cleaned_data["hand"],
+                client_key=form.cleaned_data["client_key"],
+            )
+        except LedgerError as error:
+            _table_error(form, error, view)
+        else:
+            return redirect(_table_url(slug, session.pk, saved=write.hand.number))
+    return _table_page(request, membership, view, form, {"invalid": True}, status=400)
+
+
+@login_required
+@require_POST
+def table_preview(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
+    """The receipt of the hand being entered (or corrected, with `fix`) as an HTML fragment, for table.js."""
+    membership, session = _get_session_for_user(request, slug, session_id)
+    _require_write(membership)
+    fix = _int_param(request.POST.get("fix"))
+    view = selectors.table_view(session=session, lang=_lang(), fix=fix)
+    if fix is not None and view.fix is None:
+        raise Http404("no such hand")
+    form = _table_form(session, view, request.POST)
+    if form is None:
+        return HttpResponse(status=409)
+    receipt = _table_receipt(session, form, view)
+    errors = {name: [str(e) for e in errs] for name, errs in form.errors.items()}
+    return render(
+        request,
+        "settlement/table_receipt.html",
+        {
+            "receipt": receipt,
+            "view": view,
+            "form": form,
+            "errors": errors,
+            "players": view.players,
+            "club": membership.club,
+            "session": session,
+            **_game_columns(session.variant),
+        },
+    )
+
+
+@login_required
+def table_fix(request: HttpRequest, slug: str, session_id: int, number: int) -> HttpResponse:
+    """Correct or void an earlier hand from the table page: the entry form, prefilled, with a reason."""
+    membership, hand = _get_hand_for_user(request, slug, session_id, number)
+    session = hand.session
+    view = selectors.table_view(session=session, lang=_lang(), fix=number)
+    if request.method != "POST":
+        can_fix = membership.can_write and (session.is_open or membership.role == Role.OWNER)
+        return _table_page(request, membership, view, _table_form(session, view) if can_fix else None)
+    _require_write(membership)
+    form = _table_form(session, view, request.POST)
+    if form is None:
+        return redirect(_table_url(slug, session.pk))
+    action = request.POST.get("action")
+    if action == "void":
+        void = HandVoidForm(request.POST)
+        if void.is_valid():
+            try:
+                services.hand_void(
+                    session=session, user=request.user, number=number, reason=void.cleaned_data["reason"]
+                )
+            except LedgerError as error:
+                form.add_error("reason" if error.field == "reason" else None, error.message(_lang()))
+            else:
+                return redirect(_table_url(slug, session.pk, fixed=number))
+        else:
+            form.add_error("reason", _("Say why the hand is voided."))
+        return _table_page(request, membership, view, form, None, status=400)
+    if action == "correct":
+        if form.is_valid():
+            try:
+                services.hand_correct(
+                    session=session,
+                    user=request.user,
+                    number=number,
+                    hand_input=form.cleaned_data["hand"],
+                    reason=form.cleaned_data["reason"],
+                )
+            except LedgerError as error:
+                _table_error(form, error, view)
+            else:
+                return redirect(_table_url(slug, session.pk, fixed=number))
+        return _table_page(request, membership, view, form, {"invalid": True}, status=400)
+    receipt = _table_receipt(session, form, view)
+    return _table_page(request, membership, view, form, receipt, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def table_close(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
+    """Close the session from the table page; the page then shows the final standings and the settle-up."""
+    membership, session = _get_session_for_user(request, slug, session_id)
+    _require_write(membership)
+    services.session_close(session=session, user=request.user)
+    return redirect(_table_url(slug, session.pk))

@@ -1,0 +1,222 @@
+/* The scorekeeper's table page, a little better with script: the receipt as the hand is filled in,
+   bids limited to the declarer's place, shapes that fill the multiplier, +/− steppers, and a Record
+   button that cannot record twice. Without this file the page works: Preview and Record post the form. */
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  function ready(fn) {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fn);
+    else fn();
+  }
+
+  ready(function () {
+    var form = document.querySelector("form.table-entry");
+    if (!form) return;
+    var receipt = document.getElementById("receipt");
+    var status = form.querySelector(".submit-status");
+    var summary = form.querySelector(".actions .summary");
+    var players = parseInt(form.dataset.players, 10) || 4;
+
+    function checked(name) {
+      var input = form.querySelector('input[name="' + name + '"]:checked');
+      if (input) return input.value;
+      var hidden = form.querySelector('input[type="hidden"][name="' + name + '"]');
+      return hidden ? hidden.value : null;
+    }
+
+    function group(name) {
+      return form.querySelector('[data-group="' + name + '"]');
+    }
+
+    function show(name, visible) {
+      var el = group(name);
+      if (el) el.hidden = !visible;
+    }
+
+    /* Bids the rules allow at the declarer's place (the server lists them per place on each button). */
+    function limitBids() {
+      var dealer = checked("dealer");
+      if (dealer === null || dealer === "") dealer = form.dataset.dealer;
+      var declarer = checked("declarer");
+      var forcedBox = form.querySelector('input[name="forced"]');
+      var place = null;
+      if (dealer !== "" && dealer !== null && declarer !== null && declarer !== "") {
+        place = String(((parseInt(declarer, 10) - parseInt(dealer, 10)) % players + players) % players);
+      }
+      var forcedPossible = false;
+      form.querySelectorAll('input[name="bid"]').forEach(function (input) {
+        if (place !== null && (input.dataset.forcedPlaces || "").split(" ").indexOf(place) >= 0) forcedPossible = true;
+      });
+      if (forcedBox) {
+        forcedBox.disabled = place !== null && !forcedPossible;
+        if (forcedBox.disabled) forcedBox.checked = false;
+      }
+      var forced = forcedBox && forcedBox.checked;
+      form.querySelectorAll('input[name="bid"]').forEach(function (input) {
+        var places = (forced ? input.dataset.forcedPlaces : input.dataset.places) || "";
+        var allowed = place === null || places.split(" ").indexOf(place) >= 0;
+        input.disabled = !allowed;
+        if (!allowed && input.checked) input.checked = false;
+      });
+      /* The partner is someone other than the declarer. */
+      form.querySelectorAll('input[name="partner"]').forEach(function (input) {
+        var own = input.value === declarer;
+        input.disabled = own;
+        if (own && input.checked) input.checked = false;
+      });
+    }
+
+    /* Inputs that do not apply: a thrown-in hand keeps only the dealer; a surrender is not played;
+       the last-trick shape only with 抠底. */
+    function showApplicable() {
+      var redeal = checked("redeal");
+      var thrown = redeal !== null && redeal !== "";
+      form.querySelectorAll(".played > fieldset").forEach(function (fieldset) {
+        var name = fieldset.dataset.group;
+        fieldset.hidden = thrown && name !== "dealer" && name !== "penalties";
+      });
+      if (thrown) return;
+      var surrender = form.querySelector('input[name="surrender"]');
+      var kouDi = form.querySelector('input[name="kou_di"]');
+      var notPlayed = surrender && surrender.checked;
+      ["captured", "bottom_points", "kou_di", "bombs"].forEach(function (name) {
+        if (notPlayed) show(name, false);
+        else show(name, true);
+      });
+      show("bottom_multiplier", !!(kouDi && kouDi.checked) && !notPlayed);
+    }
+
+    /* 打二鬼: 100爆 and 100鉤 are bids of 100. */
+    form.querySelectorAll('input[name="contract"]').forEach(function (input) {
+      input.addEventListener("change", function () {
+        var hundred = form.querySelector('input[name="bid"][value="100"]');
+        if (input.checked && input.value !== "plain" && hundred) hundred.checked = true;
+      });
+    });
+
+    /* 红星五: a shape fills the multiplier; typing a number clears the shape. */
+    var multiplier = form.querySelector('input[name="bottom_multiplier"]');
+    form.querySelectorAll('input[name="kou_shape"]').forEach(function (input) {
+      input.addEventListener("change", function () {
+        if (multiplier && input.checked) multiplier.value = input.dataset.multiplier;
+      });
+    });
+    if (multiplier) {
+      multiplier.addEventListener("input", function () {
+        form.querySelectorAll('input[name="kou_shape"]').forEach(function (input) {
+          if (input.checked && input.dataset.multiplier !== multiplier.value) input.checked = false;
+        });
+      });
+    }
+
+    /* − and + beside the point inputs, in steps of 5 (bombs: 1). */
+    form.querySelectorAll(".number[data-step]").forEach(function (box) {
+      var input = box.querySelector("input");
+      var step = parseInt(box.dataset.step, 10) || 5;
+      [-step, step].forEach(function (delta) {
+        var button = document.createElement("button");
+        button.type = "button";
+        button.className = "step";
+        button.textContent = delta < 0 ? "−" + step : "+" + step;
+        button.setAttribute("aria-label", button.textContent);
+        button.addEventListener("click", function () {
+          var value = parseInt(input.value, 10) || 0;
+          input.value = Math.max(0, value + delta);
+          input.dispatchEvent(new Event("input", { bubbles: true }));
+        });
+        if (delta < 0) box.insertBefore(button, input);
+        else box.appendChild(button);
+      });
+    });
+
+    /* The receipt: ask the server (the rules engine) as the fields change; nothing is saved. */
+    var timer = null;
+    var asked = 0;
+    function placeErrors(fragment) {
+      form.querySelectorAll(".field-error").forEach(function (slot) {
+        slot.textContent = "";
+        var fieldset = slot.closest("fieldset");
+        if (fieldset) fieldset.classList.remove("has-error");
+      });
+      fragment.querySelectorAll(".receipt-errors li").forEach(function (item) {
+        var slot = form.querySelector('.field-error[data-error-for~="' + item.dataset.field + '"]');
+        if (!slot) return;
+        slot.textContent = item.textContent;
+        var fieldset = slot.closest("fieldset");
+        if (fieldset) fieldset.classList.add("has-error");
+      });
+    }
+    function preview() {
+      var number = ++asked;
+      var data = new FormData(form);
+      fetch(form.dataset.preview, { method: "POST", body: data, credentials: "same-origin" })
+        .then(function (response) {
+          return response.ok ? response.text() : null;
+        })
+        .then(function (html) {
+          if (html === null || number !== asked) return;
+          var box = document.createElement("div");
+          box.innerHTML = html;
+          receipt.innerHTML = "";
+          while (box.firstChild) receipt.appendChild(box.firstChild);
+          placeErrors(receipt);
+          /* The gist beside the Record button, where the thumb is. */
+          var line = receipt.querySelector(".receipt-summary");
+          if (summary) summary.innerHTML = line ? line.innerHTML : "";
+        })
+        .catch(function () {
+          /* offline: the receipt waits for the next change */
+        });
+    }
+    function changed() {
+      limitBids();
+      showApplicable();
+      clearTimeout(timer);
+      timer = setTimeout(preview, 200);
+    }
+    form.addEventListener("change", changed);
+    form.addEventListener("input", changed);
+    limitBids();
+    showApplicable();
+    preview();
+
+    /* Record once: a second tap while saving does nothing, and a dropped connection keeps the page
+       (and its key) so tapping again records the hand once. */
+    var busy = false;
+    form.addEventListener("submit", function (event) {
+      var submitter = event.submitter;
+      if (!submitter || submitter.value !== "record") return;
+      event.preventDefault();
+      if (busy) return;
+      busy = true;
+      submitter.disabled = true;
+      var label = submitter.textContent;
+      submitter.textContent = form.dataset.busy;
+      status.textContent = "";
+      var data = new FormData(form);
+      data.append("action", "record");
+      /* form.action would be the buttons named "action": read the attribute. */
+      fetch(form.getAttribute("action"), { method: "POST", body: data, credentials: "same-origin" })
+        .then(function (response) {
+          if (response.redirected) {
+            window.location.replace(response.url);
+            return;
+          }
+          /* Refused: post the form itself, so the page shows why (the same key records nothing twice). */
+          var action = document.createElement("input");
+          action.type = "hidden";
+          action.name = "action";
+          action.value = "record";
+          form.appendChild(action);
+          form.submit();
+        })
+        .catch(function () {
+          busy = false;
+          submitter.disabled = false;
+          submitter.textContent = label;
+          status.textContent = form.dataset.offline;
+        });
+    });
+  });
+})();

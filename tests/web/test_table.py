@@ -1,0 +1,513 @@
+"""The scorekeeper's table page through the test client (no script): entry, receipt, fixes, closing.
+
+Expected figures are worked by hand from ../shared/rules/*.md; the comment beside each says how.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+from settlement import selectors, services
+from settlement.models import Hand, HandRevision, Role
+from tests.factories import make_club, make_member, make_session, record_hands
+
+pytestmark = pytest.mark.django_db
+
+# rules/baifen.md's worked 本溪 example: B wins 盘 1 at hand 4 (15 : 230), A wins 盘 2 at hand 5.
+BENXI = [
+    {"dealer": 0, "declarer": 0, "bid": 80, "captured": 15},
+    {"dealer": 1, "declarer": 1, "bid": 85, "captured": 20},
+    {"dealer": 2, "declarer": 3, "bid": 90, "captured": 0},
+    {"dealer": 3, "declarer": 2, "bid": 85, "captured": 55},
+    {"dealer": 0, "declarer": 0, "bid": 100, "captured": 0},
+]
+
+
+@pytest.fixture
+def owner_client(client):
+    club = make_club("东城俱乐部", slug="east")
+    owner = make_member(club)
+    client.force_login(owner)
+    return client, club, owner
+
+
+def _url(name, session, **extra):
+    return reverse(name, kwargs={"slug": session.club.slug, "session_id": session.pk, **extra})
+
+
+def _english(client):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+
+
+def _inputs(page):
+    """The names of the form inputs on a page."""
+    return set(re.findall(r'<input[^>]* name="([a-z_0-9]+)"', page))
+
+
+def _checked(page, name):
+    found = re.findall(rf'<input type="radio"[^>]* name="{name}"[^>]* value="([^"]*)" checked', page)
+    return found[0] if found else None
+
+
+def _board(page):
+    """The scoreboard's rows as cell texts."""
+    start = page.index('class="board"')
+    body = page[page.index("<tbody>", start) : page.index("</tbody>", start)]
+    rows = re.findall(r"<tr.*?</tr>", body, re.S)
+    return [
+        [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", r, re.S)] for r in rows
+    ]
+
+
+def _button_attrs(page, name, value):
+    match = re.search(rf'<input type="radio"[^>]* name="{name}"[^>]* value="{value}"([^>]*)>', page)
+    assert match, f"no {name} button {value}"
+    return dict(re.findall(r'(data-[a-z-]+)="([^"]*)"', match.group(0)))
+
+
+# --- the form shows what the variant uses, in play order, with defaults from the state ---
+
+
+@pytest.mark.parametrize(
+    ("variant", "present", "absent"),
+    [
+        ("baifen.benxi", ["dealer", "declarer", "bid", "forced", "captured", "kou"], ["partner", "kou_di", "bombs"]),
+        ("baifen.classic", ["dealer", "declarer", "bid", "partner", "captured", "kou_di"], ["kou", "forced"]),
+        ("erguai", ["dealer", "declarer", "bid", "contract", "partner", "captured"], ["kou_di", "forced"]),
+        (
+            "biaofen",
+            ["dealer", "declarer", "bid", "no_trump_bottom", "surrender", "bombs", "captured", "kou_di", "shuai_0"],
+            ["partner", "kou", "bottom_multiplier"],
+        ),
+        (
+            "hongxingwu",
+            ["declarer", "captured", "kou_di", "bottom_points", "kou_shape", "bottom_multiplier"],
+            ["dealer", "bid", "tribute", "bottom_jokers_big"],
+        ),
+        (
+            "gunzi",
+            ["declarer", "captured", "kou_di", "bottom_points", "bottom_jokers_big", "bottom_jokers_small", "gan_guo"],
+            ["dealer", "bid", "bottom_multiplier", "tribute"],  # no tribute into a game's first hand
+        ),
+    ],
+)
+def test_the_entry_form_shows_only_the_fields_the_variant_uses(owner_client, variant, present, absent):
+    client, club, owner = owner_client
+    session = make_session(club, owner, variant=variant)
+    page = client.get(_url("table", session)).content.decode()
+    names = _inputs(page)
+    assert set(present) <= names
+    assert not set(absent) & names
+
+
+def test_the_fields_come_in_the_order_play_produces_them(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner, variant="biaofen")
+    page = client.get(_url("table", session)).content.decode()
+    groups = re.findall(r'data-group="([a-z_]+)"', page)
+    assert groups[:10] == [
+        "dealer",
+        "declarer",
+        "bid",
+        "no_trump_bottom",
+        "surrender",
+        "bombs",
+        "captured",
+        "kou_di",
+        "bottom_points",
+        "penalties",
+    ]
+
+
+def test_the_next_dealer_is_checked_by_default(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    assert _checked(client.get(_url("table", session)).content.decode(), "dealer") == "0"  # the first hand: seat 0
+    record_hands(session, owner, BENXI[:3])  # dealers 0, 1, 2: the next is 3
+    page = client.get(_url("table", session)).content.decode()
+    assert _checked(page, "dealer") == "3"
+    assert _checked(page, "declarer") is None  # won in the bidding: no default
+
+
+def test_biaofen_asks_for_the_dealer_at_the_start_of_each_round(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner, variant="biaofen", options={"round_hands": 2})
+    table = _url("table", session)
+    assert _checked(client.get(table).content.decode(), "dealer") is None
+    # 庄胜 keeps the deal with the declarer (biaofen.md, "Who bids first next").
+    record_hands(session, owner, [{"dealer": 2, "declarer": 1, "bid": 50, "captured": 20}])
+    assert _checked(client.get(table).content.decode(), "dealer") == "1"
+    record_hands(session, owner, [{"dealer": 1, "declarer": 1, "bid": 50, "captured": 20}])  # the round of 2 ends
+    page = client.get(table).content.decode()
+    assert _checked(page, "dealer") is None and "新的一轮：翻一张牌定谁先叫。" in page
+    hand = {"declarer": "1", "bid": "50", "captured": "20"}
+    response = client.post(table, hand | {"action": "preview"})
+    assert "还要填： <strong>头家（先叫）</strong>" in response.content.decode()
+    response = client.post(table, hand | {"action": "record"})
+    assert response.status_code == 400 and "谁先叫？" in response.content.decode()
+    assert not Hand.objects.filter(session=session, number=3).exists()
+    assert client.post(table, hand | {"dealer": "3", "action": "record"}).status_code == 302
+    assert HandRevision.objects.get(hand__session=session, hand__number=3).input["dealer"] == 3
+
+
+def test_a_level_game_takes_the_declarer_from_the_rotation_and_leaves_it_out_of_the_hand(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner, variant="hongxingwu")
+    table = _url("table", session)
+    assert _checked(client.get(table).content.decode(), "declarer") is None  # a game's first hand: asked
+    # s = 50: the declaring team goes up 4 levels (40–55), so the declarer's 对家, seat 2, declares next.
+    assert client.post(table, {"declarer": "0", "captured": "50", "action": "record"}).status_code == 302
+    page = client.get(table).content.decode()
+    assert '<input type="hidden" name="declarer" value="2">' in page and "按轮转" in page
+    assert 'name="declarer" id=' not in page  # no seat buttons: the rotation decides
+    assert client.post(table, {"declarer": "2", "captured": "130", "action": "record"}).status_code == 302
+    assert HandRevision.objects.get(hand__session=session, hand__number=2).input == {"captured": 130}
+
+
+# --- bids, shapes, tribute: what the rules allow, asked of the engine ---
+
+
+def test_benxi_bid_buttons_carry_the_places_where_the_rules_allow_them(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    page = client.get(_url("table", session)).content.decode()
+    # 本溪: places 2 and 3 bid at least 85; forced only at place 3 with 90 or more (baifen.md).
+    assert _button_attrs(page, "bid", "80") == {"data-places": "0 1", "data-forced-places": ""}
+    assert _button_attrs(page, "bid", "85") == {"data-places": "0 1 2 3", "data-forced-places": ""}
+    assert _button_attrs(page, "bid", "90") == {"data-places": "0 1 2 3", "data-forced-places": "3"}
+    assert _button_attrs(page, "bid", "100") == {"data-places": "0 1 2 3", "data-forced-places": "3"}
+    assert 'value="75"' not in page and 'value="105"' not in page
+
+
+def test_fushun_offers_80_only_as_the_forced_bid_of_the_first_place(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner, variant="baifen.fushun")
+    page = client.get(_url("table", session)).content.decode()
+    assert _button_attrs(page, "bid", "80") == {"data-places": "", "data-forced-places": "0"}
+    assert _button_attrs(page, "bid", "85") == {"data-places": "0 1 2 3", "data-forced-places": ""}
+    assert 'name="redeal" id="redeal-misdeal"' in page and "redeal-all_pass" not in page  # 抚顺: misdeal only
+
+
+@pytest.mark.parametrize(
+    ("variant", "low", "high"), [("baifen.classic", 45, 100), ("biaofen", 5, 80), ("erguai", 80, 100)]
+)
+def test_the_bid_buttons_span_the_variants_range(owner_client, variant, low, high):
+    client, club, owner = owner_client
+    session = make_session(club, owner, variant=variant)
+    page = client.get(_url("table", session)).content.decode()
+    bids = [int(b) for b in re.findall(r'name="bid" id="bid-\d+" value="(\d+)"', page)]
+    assert bids == list(range(low, high + 1, 5))
+
+
+def test_hongxingwu_shape_buttons_fill_the_multiplier(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner, variant="hongxingwu")
+    table = _url("table", session)
+    page = client.get(table).content.decode()
+    # The default kou_shapes option: single ×2, pair ×4, triple ×8, ….
+    assert _button_attrs(page, "kou_shape", "pair") == {"data-multiplier": "4"}
+    assert _button_attrs(page, "kou_shape", "tractor_4_pairs") == {"data-multiplier": "16"}
+    hand = {"declarer": "0", "captured": "60", "kou_di": "on", "bottom_points": "20", "kou_shape": "pair"}
+    response = client.post(table, hand | {"action": "preview"})
+    # s = 60 + 20 × 4 = 140: the capture team takes over and goes up 1 (hongxingwu.md, 140–155).
+    assert response.status_code == 200 and "抠底：抓分 60 + 底分 20 × 4 = 140" in response.content.decode()
+    assert client.post(table, hand | {"action": "record"}).status_code == 302
+    assert HandRevision.objects.get(hand__session=session).input == {
+        "declarer": 0,
+        "captured": 60,
+        "kou_di": True,
+        "bottom_points": 20,
+        "bottom_multiplier": 4,
+    }
+
+
+def test_gunzi_shows_the_tribute_the_previous_hand_set_and_records_it_reversed(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner, variant="gunzi")
+    table = _url("table", session)
+    # s = 50 without 抠底: the declaring team (0, 2) goes up; seat 2 declares next; 50 is 30 short of 80,
+    # so the capture team pays 3 cards: the next declarer's 上家, seat 1 (乙), to seat 2 (丙).
+    record_hands(session, owner, [{"declarer": 0, "captured": 50}])
+    _english(client)
+    page = client.get(table).content.decode()
+    assert "乙 pays 丙 3 cards" in page and _checked(page, "tribute") == "normal"
+    response = client.post(table, {"declarer": "2", "captured": "100", "tribute": "reversed", "action": "record"})
+    assert response.status_code == 302
+    assert HandRevision.objects.get(hand__number=2).input == {"captured": 100, "tribute": "reversed"}
+    # s = 100: seats 0 and 2 go up again, +3 each, 1 and 3 −3; reversed, 丙 pays 乙 the 3 instead.
+    results = services.hand_preview(session=session, hand_input={"captured": 100}, lang="en")
+    assert results["hands"][1]["deltas"] == [3, 0, 0, -3]
+
+
+# --- the receipt before saving ---
+
+
+def test_preview_without_script_shows_the_receipt_and_saves_nothing(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    data = {"dealer": "0", "declarer": "1", "bid": "85", "captured": "20", "action": "preview"}
+    response = client.post(_url("table", session), data)
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "叫分 85 + 抓分 20 = 105 &gt; 100：破" in page and "庄家方 −85" in page
+    assert 'value="85" checked' in page and 'value="20"' in page  # the form keeps what was entered
+    assert not Hand.objects.exists()
+
+
+def test_the_preview_fragment_puts_a_refusal_at_its_field(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    _english(client)
+    data = {"dealer": "0", "declarer": "2", "bid": "80", "captured": "20"}
+    fragment = client.post(_url("table_preview", session), data).content.decode()
+    assert '<li data-field="bid">Benxi place 2 must bid at least 85</li>' in fragment
+    assert "The rules refuse this hand" in fragment
+    fragment = client.post(_url("table_preview", session), {"dealer": "0", "declarer": "2"}).content.decode()
+    assert "Still to fill in: <strong>Bid</strong>" in fragment and "refuse" not in fragment
+
+
+def test_a_refused_hand_is_not_recorded_and_the_reason_shows_at_the_field(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    data = {"dealer": "0", "declarer": "2", "bid": "80", "captured": "20", "action": "record"}
+    response = client.post(_url("table", session), data)
+    page = response.content.decode()
+    assert response.status_code == 400 and not Hand.objects.exists()
+    assert re.search(r'data-error-for="bid">本溪第 2 位叫分至少 85<', page)
+
+
+# --- recording: once per key ---
+
+
+def test_recording_twice_with_one_key_records_one_hand(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    table = _url("table", session)
+    data = {"dealer": "0", "declarer": "0", "bid": "80", "captured": "15", "client_key": "tap-1", "action": "record"}
+    first, second = client.post(table, data), client.post(table, data)
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"] == table + "?saved=1"
+    assert Hand.objects.filter(session=session).count() == 1
+
+
+def test_each_rendered_form_has_a_fresh_client_key(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    keys = [
+        re.search(r'name="client_key" value="([0-9a-f]+)"', client.get(_url("table", session)).content.decode())[1]
+        for _ in range(2)
+    ]
+    assert len(set(keys)) == 2
+
+
+def test_classic_partner_alone_and_biaofen_surrender_become_document_fields(owner_client):
+    client, club, owner = owner_client
+    classic = make_session(club, owner, variant="baifen.classic")
+    data = {"dealer": "0", "declarer": "1", "bid": "60", "partner": "none", "captured": "30", "action": "record"}
+    assert client.post(_url("table", classic), data).status_code == 302
+    assert HandRevision.objects.get(hand__session=classic).input == {
+        "dealer": 0,
+        "declarer": 1,
+        "bid": 60,
+        "partner": None,
+        "captured": 30,
+    }
+    biaofen = make_session(club, owner, variant="biaofen")
+    data = {"dealer": "0", "declarer": "0", "bid": "40", "surrender": "on", "captured": "35", "misdeal_2": "1"}
+    assert client.post(_url("table", biaofen), data | {"action": "record"}).status_code == 302
+    # The hand was not played: what was typed as captured is dropped, the misdeal stays.
+    assert HandRevision.objects.get(hand__session=biaofen).input == {
+        "dealer": 0,
+        "declarer": 0,
+        "bid": 40,
+        "surrender": True,
+        "penalties": [{"seat": 2, "kind": "misdeal"}],
+    }
+
+
+def test_a_thrown_in_hand_keeps_only_the_dealer(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    data = {"dealer": "0", "declarer": "1", "bid": "85", "redeal": "all_pass", "action": "record"}
+    assert client.post(_url("table", session), data).status_code == 302
+    assert HandRevision.objects.get().input == {"dealer": 0, "redeal": "all_pass"}
+    assert _checked(client.get(_url("table", session)).content.decode(), "dealer") == "1"  # the deal passes on
+
+
+# --- after saving: totals, games won, chart, newest hands ---
+
+
+def test_after_saving_the_page_shows_game_and_session_totals_games_won_and_receipts(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    record_hands(session, owner, BENXI)
+    _english(client)
+    page = client.get(_url("table", session) + "?saved=5").content.decode()
+    # Hand 5 (A makes 100 clean, +300) wins 盘 2 for A at once, so 盘 3 starts at 0 : 0.
+    # Session: A 15 + 300 = 315, B 230 + 0; one 盘 each.
+    assert "Hand 5 recorded." in page and "Pot 2 is over" in page and "Pot 3" in page
+    assert _board(page) == [["甲·丙", "0", "+315", "1"], ["乙·丁", "0", "+230", "1"]]
+    assert "bid 100, nothing captured: made" in page  # the newest hand's receipt
+    assert page.count('<article class="hand') == 5
+
+
+def test_the_chart_has_a_line_per_team_restarting_when_a_pot_ends(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    record_hands(session, owner, BENXI)
+    page = client.get(_url("table", session)).content.decode()
+    svg = page[page.index("<svg") : page.index("</svg>")]
+    assert svg.count('<g class="series') == 2
+    assert svg.count("<polyline") == 4  # two teams × two 盘
+    assert "+205" in svg and "−205" in svg  # the target lines
+
+
+def test_a_one_game_variant_charts_the_session_totals(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner, variant="erguai")
+    record_hands(session, owner, [{"dealer": 0, "declarer": 0, "bid": 85, "partner": 2, "captured": 10}])
+    page = client.get(_url("table", session)).content.decode()
+    svg = page[page.index("<svg") : page.index("</svg>")]
+    assert svg.count("<polyline") == 4  # one line per player
+    assert "This game" not in page and "本盘" not in page
+
+
+# --- fixing mistakes ---
+
+
+def test_correcting_an_earlier_hand_from_the_table_changes_the_totals_after_it(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    record_hands(session, owner, BENXI)
+    fix = _url("table_fix", session, number=2)
+    page = client.get(fix).content.decode()
+    assert _checked(page, "bid") == "85" and 'name="captured" value="20"' in page and 'name="reason"' in page
+    corrected = {"dealer": "1", "declarer": "1", "bid": "85", "captured": "10"}
+    preview = client.post(_url("table_preview", session), corrected | {"fix": "2"}).content.decode()
+    # Made now: B +85, A +10 → A 90, B 100; hand 3 B +200 → B 300 ends 盘 1; hand 4 opens 盘 2 at A −85,
+    # B +100; hand 5 A +300 → A 215 wins 盘 2. Session: A 90 − 85 + 300 = 305, B 300 + 100 = 400.
+    assert "<s>315</s> → 305" in preview and "<s>230</s> → 400" in preview
+    assert client.post(fix, corrected | {"action": "correct", "reason": ""}).status_code == 400
+    response = client.post(fix, corrected | {"action": "correct", "reason": "少算了一个十"})
+    assert response.status_code == 302 and response["Location"] == _url("table", session) + "?fixed=2"
+    later = [hand.result["totals"] for hand in selectors.session_results(session=session).hands[2:]]
+    assert later == [
+        [90, 300, 90, 300],
+        [-85, 100, -85, 100],
+        [215, 100, 215, 100],
+    ]
+    page = client.get(response["Location"]).content.decode()
+    assert "少算了一个十" in page and _url("hand_detail", session, number=2) in page  # the audit trail
+
+
+def test_voiding_from_the_table_needs_a_reason_and_stops_the_hand_counting(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    record_hands(session, owner, BENXI[:2])
+    fix = _url("table_fix", session, number=2)
+    assert client.post(fix, {"action": "void", "reason": " "}).status_code == 400
+    assert client.post(fix, {"action": "void", "reason": "发错牌"}).status_code == 302
+    page = client.get(_url("table", session)).content.decode()
+    assert 'class="badge void"' in page
+    assert services.session_export(session=session)["hands"] == [BENXI[0]]
+
+
+# --- closing ---
+
+
+def test_closing_shows_the_final_standings_and_the_settle_up_in_money(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner, variant="biaofen", options={"unit_value": 10})
+    record_hands(
+        session,
+        owner,
+        [
+            # 庄胜 at 50 (< 55: 3 each) with 小光 (20 ≤ 25: +1): seat 0 +12, the others −4.
+            {"dealer": 0, "declarer": 0, "bid": 50, "captured": 20},
+            # 打宕 at 60 (60 reaches only the first threshold): seat 1 pays each 1.
+            {"dealer": 0, "declarer": 1, "bid": 60, "captured": 60},
+        ],
+    )
+    response = client.post(_url("table_close", session))
+    assert response.status_code == 302 and response["Location"] == _url("table", session)
+    page = client.get(_url("table", session)).content.decode()
+    assert 'name="client_key"' not in page  # no entry form once closed
+    # Totals 13, −7, −3, −3 (档) × 10: 乙 pays 甲 70, 丙 30, 丁 30.
+    assert re.findall(r"<li>(.*?)</li>", page[page.index('class="settle-up"') :])[:3] == [
+        "乙 付给 甲 70",
+        "丙 付给 甲 30",
+        "丁 付给 甲 30",
+    ]
+    ranking = page[page.index('class="ranking"') : page.index("</ol>", page.index('class="ranking"'))]
+    assert [re.sub(r"<[^>]+>", "", n).strip() for n in re.findall(r'class="name">(.*?)</span>\s*<span', ranking)] == [
+        "甲",
+        "丙",
+        "丁",
+        "乙",
+    ]
+
+
+def test_a_viewer_reads_the_table_but_cannot_write_and_other_clubs_see_nothing(client):
+    club = make_club()
+    owner = make_member(club)
+    viewer = make_member(club, Role.VIEWER)
+    session = make_session(club, owner)
+    record_hands(session, owner, BENXI[:1])
+    client.force_login(viewer)
+    page = client.get(_url("table", session)).content.decode()
+    assert "叫分 80 + 抓分 15" in page and 'name="client_key"' not in page
+    data = {"dealer": "1", "declarer": "1", "bid": "85", "captured": "0", "action": "record"}
+    assert client.post(_url("table", session), data).status_code == 403
+    assert client.post(_url("table_preview", session), data).status_code == 403
+    assert client.post(_url("table_fix", session, number=1), {"action": "void", "reason": "x"}).status_code == 403
+    assert client.post(_url("table_close", session)).status_code == 403
+    client.force_login(make_member(make_club()))
+    assert client.get(_url("table", session)).status_code == 404
+
+
+def test_the_table_page_costs_the_same_queries_for_few_or_many_hands(owner_client, django_assert_num_queries):
+    client, club, owner = owner_client
+    short, long = make_session(club, owner), make_session(club, owner)
+    record_hands(short, owner, BENXI[:2])
+    record_hands(long, owner, BENXI * 4)
+    services.hand_void(session=long, user=owner, number=3, reason="x")
+    # django session, user, membership + club, session (the URL), seats, revisions
+    with django_assert_num_queries(6):
+        client.get(_url("table", short))
+    with django_assert_num_queries(6):
+        client.get(_url("table", long))
+
+
+def test_the_opening_form_fills_in_todays_date_as_a_date_input_reads_it(owner_client):
+    client, club, _ = owner_client
+    page = client.get(reverse("session_new", kwargs={"slug": club.slug}) + "?variant=baifen.benxi").content.decode()
+    # zh-Hans formats dates 2026/11/30, which an <input type="date"> cannot show: the value is ISO.
+    assert re.search(r'<input type="date" name="date" value="\d{4}-\d{2}-\d{2}"', page)
+
+
+def test_hands_older_than_the_newest_are_listed_with_a_link_to_fix_them(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    record_hands(session, owner, BENXI * 2)  # ten hands: the newest eight in full, #1 and #2 as links
+    page = client.get(_url("table", session)).content.decode()
+    assert page.count('<article class="hand') == 8
+    older = page[page.index('class="older"') :]
+    assert _url("table_fix", session, number=1) in older and _url("table_fix", session, number=2) in older
+    assert _url("table_fix", session, number=3) not in older
+
+
+def test_a_correction_that_a_later_hand_no_longer_passes_is_refused_naming_that_hand(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner, variant="gunzi")
+    record_hands(session, owner, [{"declarer": 0, "captured": 50}, {"captured": 100}])
+    # Nothing captured is a special that ends the game (gunzi.md): hand 2 would open a new game,
+    # which must name its declarer, and it does not.
+    data = {"declarer": "0", "captured": "0", "reason": "记错了", "action": "correct"}
+    response = client.post(_url("table_fix", session, number=1), data)
+    page = response.content.decode()
+    assert response.status_code == 400 and "第 2 局：一局的第一副牌必须填庄家" in page
+    assert HandRevision.objects.filter(hand__number=1).count() == 1

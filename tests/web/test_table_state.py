@@ -1,0 +1,78 @@
+"""The table page's reads (`selectors.table_view`): entry state, tribute, chart. Figures worked by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from settlement import selectors
+from tests.factories import make_club, make_member, make_session, record_hands
+
+pytestmark = pytest.mark.django_db
+
+BENXI = [
+    {"dealer": 0, "declarer": 0, "bid": 80, "captured": 15},
+    {"dealer": 1, "declarer": 1, "bid": 85, "captured": 20},
+    {"dealer": 2, "declarer": 3, "bid": 90, "captured": 0},
+]
+
+
+@pytest.fixture
+def owner():
+    club = make_club()
+    return club, make_member(club)
+
+
+def test_the_entry_state_of_a_correction_is_the_state_before_that_hand(owner):
+    club, user = owner
+    session = make_session(club, user)
+    record_hands(session, user, BENXI)
+    view = selectors.table_view(session=session, fix=2)
+    assert (view.entry.number, view.entry.game, view.entry.dealer) == (2, 1, 1)  # after hand 1 dealt by seat 0
+    assert view.fix.number == 2
+    assert selectors.table_view(session=session).entry.dealer == 3
+
+
+def test_no_tribute_is_pending_when_the_last_hand_set_none(owner):
+    club, user = owner
+    session = make_session(club, user, variant="gunzi")
+    # s = 100: between 80 and 115 the capture team pays only the bottom's jokers, here none.
+    record_hands(session, user, [{"declarer": 0, "captured": 100}])
+    entry = selectors.table_view(session=session).entry
+    assert entry.declarer == 2 and entry.declarer_locked and entry.tribute is None
+    assert entry.levels == ("4", "3", "4", "3")  # seats 0 and 2 went up from 3
+
+
+def test_a_tribute_of_two_points_a_card_is_counted_in_cards(owner):
+    club, user = owner
+    session = make_session(club, user, variant="gunzi", options={"card_points": 2})
+    # s = 30: 50 short of 80, 5 cards; the next declarer is seat 2, its 上家 seat 1 pays 5 × 2.
+    record_hands(session, user, [{"declarer": 0, "captured": 30}])
+    tribute = selectors.table_view(session=session).entry.tribute
+    assert (tribute.cards, tribute.amount, tribute.payer, tribute.payee) == (5, 10, 1, 2)
+
+
+def test_the_session_chart_adds_a_rounds_adjustments_at_its_last_hand(owner):
+    club, user = owner
+    session = make_session(club, user, variant="biaofen", options={"round_hands": 2})
+    # Seat 0 declares both hands of a round of 2, each 庄胜 at 50 with 30 captured: 3 from each 边家,
+    # plus 1 each in the last hand for declaring the whole round: 9, then 12. Seats 1–3 never declared:
+    # each pays 2 to every other player (0 gets 6, each of them nets −2). Round: 27, −9, −9, −9.
+    hands = [{"dealer": 0, "declarer": 0, "bid": 50, "captured": 30}, {"declarer": 0, "bid": 50, "captured": 30}]
+    record_hands(session, user, hands)
+    view = selectors.table_view(session=session)
+    chart = view.chart
+    assert not chart.per_game and chart.hands == 2
+    assert [series.last for series in chart.series] == [27, -9, -9, -9]
+    assert [s.total for s in view.standings] == [27, -9, -9, -9]
+    assert [s.game_total for s in view.standings] == [0, 0, 0, 0]  # the round is over: a new one starts
+    assert view.entry.ask_dealer and view.entry.dealer is None
+
+
+def test_the_pot_chart_restarts_each_pot_and_keeps_the_target_in_view(owner):
+    club, user = owner
+    session = make_session(club, user, options={"target": 300})
+    record_hands(session, user, BENXI)
+    chart = selectors.table_view(session=session).chart
+    assert chart.per_game and [s.last for s in chart.series] == [100, 130]
+    assert {tick.value for tick in chart.ticks} >= {0, 300, -300}
+    assert all(len(series.segments) == 1 for series in chart.series)  # one 盘 so far
