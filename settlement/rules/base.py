@@ -163,6 +163,8 @@ class HandResult:
     steps: tuple[Msg, ...]
     next_dealer: Seat | None
     levels: tuple[str, ...] | None = None
+    # 打滚子: the cards (进贡) the next scored hand's declarer takes from his 上家; None when none is due.
+    tribute_next: int | None = None
     game_end: GameEnd | None = None
 
 
@@ -194,6 +196,7 @@ class Variant:
     player_counts: frozenset[int]
     hand_fields: frozenset[str]
     has_levels: bool = False
+    has_tribute: bool = False
     defaults: Any  # Callable[[int], Options]: resolved defaults for n players
     presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     new_table: Any  # Callable[[Options, int], Table]

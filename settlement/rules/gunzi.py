@@ -22,6 +22,7 @@ promoted past `10` wins the game.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -131,7 +132,9 @@ class GunziTable:
         if ctx.hand_in_game == 1:
             self._new_game()
         if hand.redeal is not None:
-            return level_redeal(hand, self.pending, self.levels, Outcome.REDEAL)
+            # The tribute waits for the next scored hand.
+            redeal = level_redeal(hand, self.pending, self.levels, Outcome.REDEAL)
+            return dataclasses.replace(redeal, tribute_next=self.tribute_cards)
         o = self.options
         steps: list[Msg] = []
         declarer = resolve_declarer(hand, self.pending, o.free_declarer, steps)
@@ -264,6 +267,7 @@ class GunziTable:
             steps=tuple(steps),
             next_dealer=next_declarer,
             levels=seat_levels(self.levels),
+            tribute_next=self.tribute_cards,
             game_end=game_end,
         )
 
@@ -447,6 +451,7 @@ GUNZI = Variant(
     player_counts=frozenset({4}),
     hand_fields=GUNZI_FIELDS,
     has_levels=True,
+    has_tribute=True,
     defaults=lambda players: GunziOptions(),
     presets={"大连": {}, "大连（75 分进贡 1 张）": {"tribute_rounding": "ceil"}},
     new_table=lambda options, players: GunziTable(options=options),

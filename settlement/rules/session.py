@@ -226,6 +226,8 @@ def _hand_document(hand: PlayedHand, doc: SessionDoc, lang: str) -> dict[str, An
     if doc.variant.has_levels:
         out["levels"] = list(r.levels or ())
         out["next_declarer"] = r.next_dealer
+    if doc.variant.has_tribute:
+        out["tribute_next"] = r.tribute_next
     return out
 
 

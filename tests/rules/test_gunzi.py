@@ -533,3 +533,16 @@ def test_random_sessions_are_zero_sum_and_levels_never_go_down(specs, rounding, 
         assert sum(game_doc["totals"]) == 0
     assert result["totals"] == [sum(h["deltas"][s] for h in result["hands"]) for s in range(4)]
     assert sum(result["totals"]) == 0
+
+
+def test_each_hand_reports_the_tribute_the_next_scored_hand_pays():
+    """Worked from gunzi.md's tribute table: the entry screen shows it before the next hand is played."""
+    hands = [
+        {"declarer": 0, "captured": 50},  # s 50 < 80: capture team pays floor(30 / 10) + 0 = 3
+        {"redeal": "misdeal"},  # the tribute waits
+        {"captured": 100, "bottom_jokers": {"big": 1, "small": 1}},  # 80–115: pays J = 2 + 1 = 3
+        {"captured": 120},  # 120–150 with J 0: 0 cards
+        {"captured": 0},  # s = 0: a special ends the game, nothing carries over
+    ]
+    results = settle("gunzi", hands)
+    assert [h["tribute_next"] for h in results["hands"]] == [3, 3, 3, 0, None]
