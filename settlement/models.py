@@ -269,8 +269,8 @@ class SettlementRow(models.Model):
     seat = models.PositiveSmallIntegerField(_("seat"))
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="settlement_rows")
     game = models.PositiveSmallIntegerField(_("game"))
-    delta = models.IntegerField(_("delta"))
-    total = models.IntegerField(_("running total in game"))
+    delta = models.BigIntegerField(_("delta"))
+    total = models.BigIntegerField(_("running total in game"))
     is_declarer = models.BooleanField(_("declarer"), default=False)
     declarer_won = models.BooleanField(_("declarer won"), null=True)
 
@@ -297,8 +297,8 @@ class GameRow(models.Model):
     finished = models.BooleanField(_("finished"))
     how = models.CharField(_("how"), max_length=20, blank=True)
     won = models.BooleanField(_("won"))
-    adjustment = models.IntegerField(_("adjustment"))
-    total = models.IntegerField(_("game total"))
+    adjustment = models.BigIntegerField(_("adjustment"))
+    total = models.BigIntegerField(_("game total"))
 
     class Meta:
         verbose_name = _("game row")

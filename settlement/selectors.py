@@ -120,6 +120,25 @@ def club_sessions(
     limit: int | None = None,
 ) -> list[SessionSummary]:
     """The club's sessions, newest first, filtered, each with its players and totals (four queries)."""
+    sessions = _sessions_filter(
+        club=club, date_from=date_from, date_to=date_to, variant=variant, player=player, status=status
+    )
+    if limit is not None:
+        sessions = sessions[:limit]
+    found = list(sessions)
+    return sessions_summarize(sessions=found)
+
+
+def _sessions_filter(
+    *,
+    club: Club,
+    date_from: datetime.date | None,
+    date_to: datetime.date | None,
+    variant: str | None,
+    player: Player | None,
+    status: str | None,
+) -> QuerySet[Session]:
+    """The club's sessions matching the history filters, newest first."""
     sessions = Session.objects.filter(club=club)
     if date_from is not None:
         sessions = sessions.filter(date__gte=date_from)
@@ -131,11 +150,7 @@ def club_sessions(
         sessions = sessions.filter(seats__player=player)
     if status:
         sessions = sessions.filter(status=status)
-    sessions = sessions.order_by("-date", "-created_at", "-id")
-    if limit is not None:
-        sessions = sessions[:limit]
-    found = list(sessions)
-    return sessions_summarize(sessions=found)
+    return sessions.order_by("-date", "-created_at", "-id")
 
 
 def sessions_summarize(*, sessions: Sequence[Session]) -> list[SessionSummary]:
@@ -250,19 +265,11 @@ def club_sessions_page(
     limit: int = 50,
 ) -> SessionPage:
     """One page of the club's sessions (as `club_sessions`, newest first) and the count of all: five queries."""
-    sessions = Session.objects.filter(club=club)
-    if date_from is not None:
-        sessions = sessions.filter(date__gte=date_from)
-    if date_to is not None:
-        sessions = sessions.filter(date__lte=date_to)
-    if variant:
-        sessions = sessions.filter(variant=variant)
-    if player is not None:
-        sessions = sessions.filter(seats__player=player)
-    if status:
-        sessions = sessions.filter(status=status)
+    sessions = _sessions_filter(
+        club=club, date_from=date_from, date_to=date_to, variant=variant, player=player, status=status
+    )
     count = sessions.count()
-    found = list(sessions.order_by("-date", "-created_at", "-id")[offset : offset + limit]) if count > offset else []
+    found = list(sessions[offset : offset + limit]) if count > offset else []
     return SessionPage(count=count, summaries=sessions_summarize(sessions=found))
 
 
@@ -393,7 +400,7 @@ class BidChoice:
 class PendingTribute:
     """打滚子: the tribute the next hand pays, as set by the previous scored hand."""
 
-    cards: int | None  # None when the option `card_points` is 0 (the cards cannot be told from the figure)
+    cards: int
     amount: int
     payer: int
     payee: int
@@ -617,9 +624,11 @@ def _entry_state(
         if not ask_dealer:
             dealer = prev["next_dealer"] if prev is not None and prev["next_dealer"] is not None else 0
     tribute = None
-    if "tribute" in rules.hand_fields and declarer is not None:
-        hands = [(number_, hand_input) for number_, hand_input in log.hands() if before is None or number_ < before]
-        tribute = _tribute_pending(session=session, log=log, hands=hands, number=number, declarer=declarer)
+    if rules.has_tribute and declarer is not None and prev is not None and prev.get("tribute_next"):
+        cards = prev["tribute_next"]
+        amount = cards * int(options.get("card_points", 1))
+        # The declarer's 上家 pays him (rules/gunzi.md step 1).
+        tribute = PendingTribute(cards=cards, amount=amount, payer=(declarer - 1) % n, payee=declarer)
     shapes: tuple[dict[str, Any], ...] = ()
     if "bottom_multiplier" in rules.hand_fields and "kou_shapes" in options:
         shapes = tuple(_kou_shapes(session.variant, json.dumps(options, sort_keys=True), n, lang))
@@ -643,34 +652,6 @@ def _entry_state(
 def _start_level(session: Session) -> str:
     """Level games: both teams' level when a game starts (红星五 `start_level`, 打滚子 `first_level`)."""
     return str(session.options.get("start_level") or session.options.get("first_level") or "")
-
-
-def _tribute_pending(
-    *, session: Session, log: Any, hands: list[tuple[int, Any]], number: int, declarer: int
-) -> PendingTribute | None:
-    """Ask the engine what tribute the next hand carries: settle a probe hand paid normally and cancelled.
-
-    The declarer's figure differs by exactly the tribute (rules/gunzi.md step 1); a game's first
-    hand refuses a cancelled tribute, so it has none.
-    """
-    figures = []
-    for tribute in ("normal", "cancelled"):
-        probe = {"captured": 100, "tribute": tribute}
-        try:
-            replay = log_replay(session=session, players=log.players, hands=[*hands, (number, probe)])
-        except LedgerError:
-            return None
-        figures.append(replay.result.hands[-1].result.deltas[declarer])
-    amount = figures[0] - figures[1]
-    if amount <= 0:
-        return None
-    card_points = int(session.options.get("card_points", 1) or 0)
-    return PendingTribute(
-        cards=amount // card_points if card_points else None,
-        amount=amount,
-        payer=(declarer - 1) % len(log.players),
-        payee=declarer,
-    )
 
 
 def table_bids(*, session: Session, players: int) -> tuple[BidChoice, ...]:

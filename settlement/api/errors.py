@@ -10,11 +10,9 @@ language. Every refusal, DRF's 401/403/404/400 included, goes through
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.db import DataError
 from django.http import Http404
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
@@ -36,9 +34,6 @@ LEDGER_STATUS = {
 }
 
 
-logger = logging.getLogger(__name__)
-
-
 class NotAnObject(exceptions.ParseError):
     default_detail = _("the request body must be a JSON object")
     default_code = "body.not_object"
@@ -57,11 +52,6 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, LedgerError):
         body = error_body(code=exc.code, hand=exc.hand, field=exc.field, message=exc.message(get_language() or ""))
         return _respond(context, body, ledger_status(exc))
-    if isinstance(exc, DataError | OverflowError):
-        # A number the rules accept but the database cannot hold (an option with no upper bound, say).
-        logger.warning("API input out of the database's range: %s", exc)
-        body = error_body(code="value.out_of_range", message=str(_("a number is out of range")))
-        return _respond(context, body, status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

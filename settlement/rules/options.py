@@ -15,6 +15,8 @@ from typing import Any, TypeVar
 from .base import RulesError
 
 T = TypeVar("T")
+# No option needs more; a cap keeps every figure the ledger stores within a 64-bit integer.
+OPTION_LIMIT = 1_000_000
 Parser = Callable[[Any, str], Any]
 
 
@@ -41,18 +43,11 @@ def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def parse_int(*, low: int | None = None, high: int | None = None, step: int = 1) -> Parser:
+def parse_int(*, low: int = -OPTION_LIMIT, high: int = OPTION_LIMIT, step: int = 1) -> Parser:
     def parse(value: Any, field: str) -> int:
-        ok = is_int(value) and (low is None or value >= low) and (high is None or value <= high)
-        if not ok or value % step:
-            parts = ["integer"]
-            if low is not None:
-                parts.append(f"≥ {low}")
-            if high is not None:
-                parts.append(f"≤ {high}")
-            if step != 1:
-                parts.append(f"multiple of {step}")
-            raise _bad(field, ", ".join(parts))
+        if not is_int(value) or not low <= value <= high or value % step:
+            expected = f"integer {low}–{high}" + (f", multiple of {step}" if step != 1 else "")
+            raise _bad(field, expected)
         return value
 
     return parse
@@ -95,8 +90,8 @@ def parse_bid_table(*, value_low: int | None = None, value_high: int | None = No
         for key, score in value.items():
             if not (isinstance(key, str) and key.isdigit() and int(key) % 5 == 0):
                 raise _bad(f"{field}.{key}", "a bid, a multiple of 5")
-            if not is_int(score):
-                raise _bad(f"{field}.{key}", "integer")
+            if not is_int(score) or abs(score) > OPTION_LIMIT:
+                raise _bad(f"{field}.{key}", f"integer between −{OPTION_LIMIT} and {OPTION_LIMIT}")
             if (value_low is not None and score < value_low) or (value_high is not None and score > value_high):
                 raise _bad(f"{field}.{key}", f"integer between {value_low} and {value_high}")
             table[int(key)] = score
@@ -106,7 +101,7 @@ def parse_bid_table(*, value_low: int | None = None, value_high: int | None = No
 
 
 def parse_keyed_ints(
-    keys: Iterable[str], *, all_required: bool, low: int | None = None, high: int | None = None
+    keys: Iterable[str], *, all_required: bool, low: int = -OPTION_LIMIT, high: int = OPTION_LIMIT
 ) -> Parser:
     """An object with some or all of a fixed set of keys, each an integer."""
     allowed = tuple(keys)

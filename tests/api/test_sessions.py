@@ -277,8 +277,8 @@ def test_a_refusal_is_in_the_requests_language(table):
     assert zh["message"].startswith("本溪") and (zh["hand"], zh["field"]) == (en["hand"], en["field"]) == (1, "bid")
 
 
-def test_a_figure_too_big_for_the_database_is_a_400_and_imports_nothing(table):
-    # The rules accept any stake; a 100 bid multiplies it by 8 and a lone declarer takes three times that.
+def test_an_option_too_big_to_settle_is_a_400_and_imports_nothing(table):
+    # Unbounded, a stake of 10**30 × 8 (a 100 bid) × 3 (a lone declarer) would overflow the stored figures.
     document = {
         "variant": "baifen.classic",
         "options": {"stake": 10**30},
@@ -287,7 +287,7 @@ def test_a_figure_too_big_for_the_database_is_a_400_and_imports_nothing(table):
     }
     before = (Session.objects.count(), Hand.objects.count())
     response = table.client("owner").post(LIST.format("laonian"), document, format="json")
-    assert_error(response, 400, "value.out_of_range")
+    assert_error(response, 400, "option.invalid", field="options.stake")
     assert (Session.objects.count(), Hand.objects.count()) == before
 
 

@@ -293,3 +293,18 @@ def test_settle_refuses_text_that_is_not_json():
     proc = _settle_cli("-", stdin="{not json")
     assert proc.returncode == 2
     assert proc.stderr.startswith("document: json:")
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "field"),
+    [
+        ("baifen.classic", {"stake": 1_000_001}, "options.stake"),
+        ("baifen.classic", {"unit_value": 10**30}, "options.unit_value"),
+        ("baifen.benxi", {"clean": {"90": -2_000_000}}, "options.clean.90"),
+        ("baifen.benxi", {"kou_award": {"side": 10**9, "trump": 1, "joker": 1}}, "options.kou_award.side"),
+    ],
+)
+def test_it_rejects_an_option_too_large_for_any_table(variant, options, field):
+    with pytest.raises(RulesError) as caught:
+        settle(variant, [], options=options)
+    assert (caught.value.field, caught.value.code) == (field, "option.invalid")
