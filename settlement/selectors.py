@@ -13,7 +13,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 
-from .ledger import LedgerError, LogEntry, hand_input_ordered, log_load, log_replay
+from .ledger import LedgerError, Log, LogEntry, hand_input_ordered, log_load, log_replay
 from .models import Club, GameRow, HandRevision, Membership, Player, Session, SessionSeat, SettlementRow, engine_lang
 from .rules.base import RedealReason, RulesError
 from .rules.document import document_parse
@@ -206,7 +206,11 @@ def hand_history(*, session: Session) -> list[RevisionInfo]:
 def session_results(*, session: Session, lang: str = "zh-Hans") -> SessionRecord:
     """The session replayed from its log: the results document in `lang` (receipt steps in that
     language, hands numbered as in the ledger) and every hand with its revisions. Two queries."""
-    log = log_load(session=session)
+    return _session_record(session=session, log=log_load(session=session), lang=lang)
+
+
+def _session_record(*, session: Session, log: Log, lang: str) -> SessionRecord:
+    """The replay of a loaded log, every hand beside its revisions; no query."""
     error: LedgerError | None = None
     results: dict[str, Any] | None = None
     try:
@@ -499,23 +503,8 @@ def table_view(*, session: Session, lang: str = "zh-Hans", fix: int | None = Non
     log = log_load(session=session)
     rules = VARIANTS[session.variant]
     players = log.players
-    error: LedgerError | None = None
-    results: dict[str, Any] | None = None
-    try:
-        results = log_replay(session=session, players=players, hands=log.hands()).render(lang)
-    except LedgerError as exc:
-        error = exc
-    by_number = {hand["n"]: hand for hand in results["hands"]} if results else {}
-    game_ends = {game["last_hand"]: game for game in results["games"] if game["finished"]} if results else {}
-    hands = tuple(
-        HandRecord(
-            number=entry.number,
-            revisions=_entry_revisions(entry),
-            result=by_number.get(entry.number),
-            game_end=game_ends.get(entry.number),
-        )
-        for entry in log.entries
-    )
+    record = _session_record(session=session, log=log, lang=lang)
+    results, error, hands = record.results, record.error, record.hands
     sides = table_sides(session=session, players=players)
     fixing = next((hand for hand in hands if hand.number == fix), None) if fix is not None else None
     entry = None
