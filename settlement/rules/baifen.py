@@ -41,6 +41,8 @@ from .base import (
     RedealReason,
     Seat,
     Variant,
+    minus,
+    signed,
     team_deltas,
 )
 from .options import (
@@ -379,7 +381,7 @@ class RegionalTable:
                     params={
                         "kind": Msg(key=f"baifen.kou.{hand.kou}"),
                         "award": capture_score,
-                        "penalty": _signed(declarer_score),
+                        "penalty": signed(declarer_score),
                     },
                 )
             )
@@ -412,7 +414,7 @@ class RegionalTable:
                 outcome = Outcome.BROKEN
                 tags.append("破")
                 declarer_score = broken_score
-                steps.append(Msg(key="baifen.declarer_broken", params={"score": _signed(declarer_score)}))
+                steps.append(Msg(key="baifen.declarer_broken", params={"score": signed(declarer_score)}))
             if captured >= o.fanbei:
                 capture_score = DECK_POINTS
                 tags.append("翻倍")
@@ -465,7 +467,7 @@ class RegionalTable:
     ) -> GameEnd | None:
         target = self.options.target
         a, b = before[0] + deltas[0], before[1] + deltas[1]
-        steps.append(Msg(key="baifen.pot", params={"a": _minus(a), "b": _minus(b)}))
+        steps.append(Msg(key="baifen.pot", params={"a": minus(a), "b": minus(b)}))
         declaring = (declarer % 2, declarer % 2 + 2)
         capturing = ((declarer + 1) % 2, (declarer + 1) % 2 + 2)
         if instant is not None:
@@ -573,15 +575,6 @@ class ClassicTable:
             steps=tuple(steps),
             next_dealer=(dealer + 1) % ctx.players,
         )
-
-
-def _minus(value: int) -> str:
-    """A figure for a receipt, with a true minus sign."""
-    return str(value).replace("-", "−")
-
-
-def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else _minus(value)
 
 
 REGIONAL_FIELDS = frozenset({"dealer", "declarer", "bid", "captured", "kou", "forced", "redeal"})

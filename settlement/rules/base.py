@@ -212,6 +212,16 @@ def team_deltas(declarer: Seat, declaring: int, capturing: int) -> Deltas:
     return tuple(declaring if seat % 2 == declarer % 2 else capturing for seat in range(4))
 
 
+def minus(value: int) -> str:
+    """A figure for a receipt, written with a true minus sign."""
+    return str(value).replace("-", "−")
+
+
+def signed(value: int) -> str:
+    """A figure for a receipt, always with its sign: +20, −85, 0."""
+    return f"+{value}" if value > 0 else minus(value)
+
+
 def check_zero_sum(deltas: Deltas, what: str) -> None:
     if sum(deltas) != 0:
         raise EngineDefect(f"{what} does not sum to zero: {deltas}")

@@ -38,6 +38,7 @@ from .base import (
     Penalty,
     Seat,
     Variant,
+    signed,
 )
 from .options import Parser, frozen_map, option, parse_int, parse_int_list, parse_keyed_ints
 
@@ -222,10 +223,6 @@ MESSAGES: Mapping[str, tuple[str, str]] = {
 }
 
 
-def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else str(value).replace("-", "−")
-
-
 def _seat(seat: Seat) -> Msg:
     return Msg(key="biaofen.seat", params={"seat": seat})
 
@@ -343,7 +340,7 @@ class BiaofenTable:
             )
 
         deltas = [per * (n - 1) if seat == declarer else -per for seat in range(n)]
-        steps.append(Msg(key="biaofen.per_defender", params={"each": _signed(-per), "total": _signed(per * (n - 1))}))
+        steps.append(Msg(key="biaofen.per_defender", params={"each": signed(-per), "total": signed(per * (n - 1))}))
         penalties = self._penalties(hand.penalties, declarer, n, steps)
         if penalties:
             tags.append("罚")
@@ -491,7 +488,7 @@ class BiaofenTable:
             adjustment_steps.append(Msg(key="biaofen.no_idle"))
         totals = [before + d + a for before, d, a in zip(ctx.game_totals, deltas, adjustments, strict=True)]
         adjustment_steps.append(
-            Msg(key="biaofen.round_totals", params={"totals": ", ".join(_signed(t) for t in totals)})
+            Msg(key="biaofen.round_totals", params={"totals": ", ".join(signed(t) for t in totals)})
         )
         return GameEnd(
             winners=tuple(seat for seat in range(n) if totals[seat] > 0),

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .base import Context, HandInput, HandResult, HandStatus, Msg, RedealReason, Seat, Variant
+from .base import Context, HandInput, HandResult, HandStatus, Msg, RedealReason, Seat, Variant, minus
 from .options import frozen_map, option, parse_enum, parse_int, parse_keyed_ints
 
 DECK_POINTS = 100
@@ -137,10 +137,6 @@ MESSAGES: Mapping[str, tuple[str, str]] = {
 }
 
 
-def _minus(value: int) -> str:
-    return str(value).replace("-", "−")
-
-
 def baochang_key(bid: int, contract: Contract) -> str:
     """Which `baochang` threshold applies to a hand."""
     if contract is not Contract.PLAIN:
@@ -171,7 +167,7 @@ class ErguaiTable:
         o = self.options
         m = MULTIPLIER[contract]
         d = bid + c - 100
-        steps: list[Msg] = [Msg(key="erguai.d", params={"bid": bid, "c": c, "d": _minus(d)})]
+        steps: list[Msg] = [Msg(key="erguai.d", params={"bid": bid, "c": c, "d": minus(d)})]
         tags: list[str] = []
         if contract in CONTRACT_TAG:
             tags.append(CONTRACT_TAG[contract])
@@ -190,13 +186,13 @@ class ErguaiTable:
             sign = 1
         elif d < 0:
             amount, sign = -d, 1
-            steps.append(Msg(key="erguai.won", params={"d": _minus(d), "amount": amount}))
+            steps.append(Msg(key="erguai.won", params={"d": minus(d), "amount": amount}))
         elif d == 0:
             amount, sign = 0, 0
             steps.append(Msg(key="erguai.even"))
         else:
             amount, sign = d, -1
-            steps.append(Msg(key="erguai.lost", params={"d": _minus(d), "amount": amount}))
+            steps.append(Msg(key="erguai.lost", params={"d": minus(d), "amount": amount}))
         if amount == 0:
             sign = 0  # 光头 worth 0 (option guangtou 0 in "replace" mode) is no transfer either
         outcome = {1: Outcome.DECLARER_WON, 0: Outcome.EVEN, -1: Outcome.DECLARER_LOST}[sign]
