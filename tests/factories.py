@@ -14,6 +14,16 @@ _seq = itertools.count(1)
 
 NAMES = ("甲", "乙", "丙", "丁")
 
+# rules/baifen.md, "Example (本溪, target 205)", worked there by hand:
+# B wins 盘 1 at hand 4 (15 : 230), A wins 盘 2 at hand 5.
+BENXI_EXAMPLE = [
+    {"dealer": 0, "declarer": 0, "bid": 80, "captured": 15},
+    {"dealer": 1, "declarer": 1, "bid": 85, "captured": 20},
+    {"dealer": 2, "declarer": 3, "bid": 90, "captured": 0},
+    {"dealer": 3, "declarer": 2, "bid": 85, "captured": 55},
+    {"dealer": 0, "declarer": 0, "bid": 100, "captured": 0},
+]
+
 
 def make_user(username: str | None = None, *, password: str | None = None) -> User:
     """A user; without a password (hashing one is slow) — log in with `client.force_login`."""

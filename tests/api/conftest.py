@@ -19,22 +19,13 @@ from rest_framework.test import APIClient
 from settlement.management.commands.compile_translations import translations_compile
 from settlement.models import Club, Role, Session
 from tests.conftest import ROOT
-from tests.factories import make_club, make_member, make_session, record_hands
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, record_hands
 
 _po = ROOT / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
 _mo = _po.with_suffix(".mo")
 if not _mo.exists() or _mo.stat().st_mtime < _po.stat().st_mtime:
     translations_compile([ROOT / "locale"])
     setting_changed.send(sender=None, setting="LOCALE_PATHS", value=settings.LOCALE_PATHS, enter=False)
-
-# rules/baifen.md, "Example (本溪, target 205)", worked there by hand.
-BENXI_EXAMPLE = [
-    {"dealer": 0, "declarer": 0, "bid": 80, "captured": 15},
-    {"dealer": 1, "declarer": 1, "bid": 85, "captured": 20},
-    {"dealer": 2, "declarer": 3, "bid": 90, "captured": 0},
-    {"dealer": 3, "declarer": 2, "bid": 85, "captured": 55},
-    {"dealer": 0, "declarer": 0, "bid": 100, "captured": 0},
-]
 
 
 def client_for(user: User | None, *, lang: str = "en") -> APIClient:

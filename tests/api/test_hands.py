@@ -9,9 +9,9 @@ from django.db import connection, connections
 
 from settlement import services
 from settlement.models import Hand, HandRevision
-from tests.factories import make_club, make_member, make_session
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session
 
-from .conftest import BENXI_EXAMPLE, assert_error, client_for
+from .conftest import assert_error, client_for
 
 pytestmark = pytest.mark.django_db
 

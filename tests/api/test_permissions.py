@@ -7,8 +7,9 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from settlement.models import Hand, HandRevision, Player, Session
+from tests.factories import BENXI_EXAMPLE
 
-from .conftest import BENXI_EXAMPLE, assert_error
+from .conftest import assert_error
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,9 @@ import pytest
 from settlement import services
 from settlement.models import Hand, HandRevision, Player, Session
 from settlement.rules.session import session_settle
-from tests.factories import make_club, make_member, make_player, make_session, record_hands
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, make_session, record_hands
 
-from .conftest import BENXI_EXAMPLE, assert_error
+from .conftest import assert_error
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,9 @@ import io
 import pytest
 
 from settlement import services
-from tests.factories import make_club, make_member, make_player, make_session, record_hands
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, make_session, record_hands
 
-from .conftest import BENXI_EXAMPLE, assert_error, client_for
+from .conftest import assert_error, client_for
 
 pytestmark = pytest.mark.django_db
 

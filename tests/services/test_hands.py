@@ -12,18 +12,9 @@ from django.test.utils import CaptureQueriesContext
 from settlement import services
 from settlement.models import GameRow, Hand, HandRevision, Role, SettlementRow
 from settlement.selectors import session_results
-from tests.factories import make_club, make_member, make_session, record_hands
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, record_hands
 
 pytestmark = pytest.mark.django_db
-
-# rules/baifen.md, "Example (本溪, target 205)", worked there by hand.
-BENXI_EXAMPLE = [
-    {"dealer": 0, "declarer": 0, "bid": 80, "captured": 15},
-    {"dealer": 1, "declarer": 1, "bid": 85, "captured": 20},
-    {"dealer": 2, "declarer": 3, "bid": 90, "captured": 0},
-    {"dealer": 3, "declarer": 2, "bid": 85, "captured": 55},
-    {"dealer": 0, "declarer": 0, "bid": 100, "captured": 0},
-]
 
 
 def _ledger_counts():

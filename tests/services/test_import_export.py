@@ -13,9 +13,7 @@ from settlement.models import GameRow, Hand, Player, Role, Session, SettlementRo
 from settlement.rules.session import session_settle
 from settlement.selectors import session_results
 from tests.conftest import SHARED_GOLDEN
-from tests.factories import make_club, make_member, make_player, make_session, record_hands
-
-from .test_hands import BENXI_EXAMPLE
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, make_session, record_hands
 
 pytestmark = pytest.mark.django_db
 

@@ -7,14 +7,25 @@ then tells Django to drop the catalogue it loaded at set-up, before the .mo exis
 from __future__ import annotations
 
 import django.test.signals  # noqa: F401 - connects the receiver that drops cached catalogues
+import pytest
 from django.conf import settings
 from django.core.signals import setting_changed
 
 from settlement.management.commands.compile_translations import translations_compile
 from tests.conftest import ROOT
+from tests.factories import make_club, make_member
 
 _po = ROOT / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
 _mo = _po.with_suffix(".mo")
 if not _mo.exists() or _mo.stat().st_mtime < _po.stat().st_mtime:
     translations_compile([ROOT / "locale"])
     setting_changed.send(sender=None, setting="LOCALE_PATHS", value=settings.LOCALE_PATHS, enter=False)
+
+
+@pytest.fixture
+def owner_client(client):
+    """A logged-in owner of a fresh club: (client, club, owner)."""
+    club = make_club("东城俱乐部", slug="east")
+    owner = make_member(club)
+    client.force_login(owner)
+    return client, club, owner

@@ -13,25 +13,9 @@ from django.urls import reverse
 
 from settlement import services
 from settlement.models import Hand, HandRevision, Player, Session
-from tests.factories import make_club, make_member, make_player, make_session, record_hands
+from tests.factories import BENXI_EXAMPLE, make_player, make_session, record_hands
 
 pytestmark = pytest.mark.django_db
-
-BENXI = [
-    {"dealer": 0, "declarer": 0, "bid": 80, "captured": 15},
-    {"dealer": 1, "declarer": 1, "bid": 85, "captured": 20},
-    {"dealer": 2, "declarer": 3, "bid": 90, "captured": 0},
-    {"dealer": 3, "declarer": 2, "bid": 85, "captured": 55},
-    {"dealer": 0, "declarer": 0, "bid": 100, "captured": 0},
-]
-
-
-@pytest.fixture
-def owner_client(client):
-    club = make_club("东城俱乐部", slug="east")
-    owner = make_member(club)
-    client.force_login(owner)
-    return client, club, owner
 
 
 def _english(client):
@@ -45,9 +29,9 @@ def _session_url(name, session, **extra):
 def test_the_session_record_shows_receipts_games_and_corrections_in_chinese_by_default(owner_client):
     client, club, owner = owner_client
     session = make_session(club, owner, venue="一号桌")
-    record_hands(session, owner, BENXI)
+    record_hands(session, owner, BENXI_EXAMPLE)
     services.hand_correct(
-        session=session, user=owner, number=3, hand_input=BENXI[2] | {"captured": 10}, reason="漏记一个十"
+        session=session, user=owner, number=3, hand_input=BENXI_EXAMPLE[2] | {"captured": 10}, reason="漏记一个十"
     )
     services.hand_void(session=session, user=owner, number=2, reason="发错牌")
     page = client.get(_session_url("session_detail", session)).content.decode()
@@ -62,7 +46,7 @@ def test_the_session_record_shows_receipts_games_and_corrections_in_chinese_by_d
 def test_the_session_record_in_english(owner_client):
     client, club, owner = owner_client
     session = make_session(club, owner)
-    record_hands(session, owner, BENXI)
+    record_hands(session, owner, BENXI_EXAMPLE)
     _english(client)
     page = client.get(_session_url("session_detail", session)).content.decode()
     assert "Baifen (Benxi)" in page and "Hands" in page
@@ -86,7 +70,7 @@ def test_club_home_shows_open_and_recent_sessions_and_players(owner_client):
     wang = make_player(club, "老王")
     open_session = make_session(club, owner, players=[wang, "乙", "丙", "丁"], venue="今晚")
     closed = make_session(club, owner, venue="上周", date=datetime.date(2026, 11, 1))
-    record_hands(closed, owner, BENXI)
+    record_hands(closed, owner, BENXI_EXAMPLE)
     services.session_close(session=closed, user=owner)
     response = client.get(reverse("club_home", kwargs={"slug": club.slug}))
     page = response.content.decode()
@@ -119,7 +103,7 @@ def test_the_player_page_lists_the_players_sessions(owner_client):
     client, club, owner = owner_client
     wang = make_player(club, "老王")
     session = make_session(club, owner, players=["甲", wang, "丙", "丁"])
-    record_hands(session, owner, BENXI)
+    record_hands(session, owner, BENXI_EXAMPLE)
     other = make_session(club, owner)
     page = client.get(reverse("player_detail", kwargs={"slug": club.slug, "player_id": wang.pk})).content.decode()
     assert _session_url("session_detail", session) in page and _session_url("session_detail", other) not in page
@@ -170,7 +154,7 @@ def test_recording_a_hand_from_the_page_twice_with_one_key_records_it_once(owner
     client, club, owner = owner_client
     session = make_session(club, owner)
     url = _session_url("hand_new", session)
-    data = {"hand": json.dumps(BENXI[0]), "client_key": "form-1"}
+    data = {"hand": json.dumps(BENXI_EXAMPLE[0]), "client_key": "form-1"}
     first = client.post(url, data)
     second = client.post(url, data)
     assert first.status_code == second.status_code == 302
@@ -192,12 +176,12 @@ def test_a_refused_hand_shows_the_ledger_hand_number_and_field(owner_client):
 def test_correcting_and_voiding_from_the_hand_page(owner_client):
     client, club, owner = owner_client
     session = make_session(club, owner)
-    record_hands(session, owner, BENXI[:2])
+    record_hands(session, owner, BENXI_EXAMPLE[:2])
     url = _session_url("hand_detail", session, number=1)
-    assert json.dumps(BENXI[0], ensure_ascii=False).replace('"', "&quot;") in client.get(url).content.decode()
+    assert json.dumps(BENXI_EXAMPLE[0], ensure_ascii=False).replace('"', "&quot;") in client.get(url).content.decode()
     response = client.post(
         _session_url("hand_correct", session, number=1),
-        {"hand": json.dumps(BENXI[0] | {"captured": 10}), "reason": "typo"},
+        {"hand": json.dumps(BENXI_EXAMPLE[0] | {"captured": 10}), "reason": "typo"},
     )
     assert response.status_code == 302 and response["Location"] == url
     response = client.post(_session_url("hand_void", session, number=2), {"reason": ""})
@@ -219,7 +203,7 @@ def test_correcting_and_voiding_from_the_hand_page(owner_client):
 def test_closing_and_exporting_a_session(owner_client):
     client, club, owner = owner_client
     session = make_session(club, owner, venue="一号桌")
-    record_hands(session, owner, BENXI[:2])
+    record_hands(session, owner, BENXI_EXAMPLE[:2])
     assert client.get(_session_url("session_close", session)).status_code == 405
     assert client.post(_session_url("session_close", session)).status_code == 302
     session.refresh_from_db()
@@ -229,7 +213,7 @@ def test_closing_and_exporting_a_session(owner_client):
     response = client.get(_session_url("session_export", session))
     document = json.loads(response.content)
     assert response["Content-Disposition"].startswith("attachment;")
-    assert document["hands"] == BENXI[:2] and document["venue"] == "一号桌"
+    assert document["hands"] == BENXI_EXAMPLE[:2] and document["venue"] == "一号桌"
 
 
 # --- query counts do not grow with the number of hands or sessions ---
@@ -244,10 +228,12 @@ def _queries(client, url):
 def test_the_session_record_costs_the_same_queries_for_2_or_20_hands(owner_client, django_assert_num_queries):
     client, club, owner = owner_client
     short, long = make_session(club, owner), make_session(club, owner)
-    record_hands(short, owner, BENXI[:2])
-    record_hands(long, owner, BENXI * 4)
+    record_hands(short, owner, BENXI_EXAMPLE[:2])
+    record_hands(long, owner, BENXI_EXAMPLE * 4)
     services.hand_void(session=long, user=owner, number=3, reason="x")
-    services.hand_correct(session=long, user=owner, number=6, hand_input=BENXI[0] | {"captured": 10}, reason="x")
+    services.hand_correct(
+        session=long, user=owner, number=6, hand_input=BENXI_EXAMPLE[0] | {"captured": 10}, reason="x"
+    )
     # django session, user, membership + club, session, seats, revisions
     with django_assert_num_queries(6):
         client.get(_session_url("session_detail", short))
@@ -265,13 +251,13 @@ def test_club_pages_cost_the_same_queries_for_few_or_many_sessions(owner_client)
         reverse("club_history", kwargs={"slug": club.slug}),
         reverse("player_detail", kwargs={"slug": club.slug, "player_id": wang.pk}),
     ]
-    record_hands(make_session(club, owner, players=[wang, "乙", "丙", "丁"]), owner, BENXI[:2])
+    record_hands(make_session(club, owner, players=[wang, "乙", "丙", "丁"]), owner, BENXI_EXAMPLE[:2])
     closed = make_session(club, owner, players=[wang, "乙", "丙", "丁"])
     services.session_close(session=closed, user=owner)
     few = [_queries(client, url) for url in urls]
     for day in range(1, 9):
         session = make_session(club, owner, players=[wang, f"乙{day}", "丙", "丁"], date=datetime.date(2026, 10, day))
-        record_hands(session, owner, BENXI)
+        record_hands(session, owner, BENXI_EXAMPLE)
         if day % 2:
             services.session_close(session=session, user=owner)
     many = [_queries(client, url) for url in urls]

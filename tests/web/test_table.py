@@ -13,26 +13,9 @@ from django.urls import reverse
 
 from settlement import selectors, services
 from settlement.models import Hand, HandRevision, Role
-from tests.factories import make_club, make_member, make_session, record_hands
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, record_hands
 
 pytestmark = pytest.mark.django_db
-
-# rules/baifen.md's worked 本溪 example: B wins 盘 1 at hand 4 (15 : 230), A wins 盘 2 at hand 5.
-BENXI = [
-    {"dealer": 0, "declarer": 0, "bid": 80, "captured": 15},
-    {"dealer": 1, "declarer": 1, "bid": 85, "captured": 20},
-    {"dealer": 2, "declarer": 3, "bid": 90, "captured": 0},
-    {"dealer": 3, "declarer": 2, "bid": 85, "captured": 55},
-    {"dealer": 0, "declarer": 0, "bid": 100, "captured": 0},
-]
-
-
-@pytest.fixture
-def owner_client(client):
-    club = make_club("东城俱乐部", slug="east")
-    owner = make_member(club)
-    client.force_login(owner)
-    return client, club, owner
 
 
 def _url(name, session, **extra):
@@ -127,7 +110,7 @@ def test_the_next_dealer_is_checked_by_default(owner_client):
     client, club, owner = owner_client
     session = make_session(club, owner)
     assert _checked(client.get(_url("table", session)).content.decode(), "dealer") == "0"  # the first hand: seat 0
-    record_hands(session, owner, BENXI[:3])  # dealers 0, 1, 2: the next is 3
+    record_hands(session, owner, BENXI_EXAMPLE[:3])  # dealers 0, 1, 2: the next is 3
     page = client.get(_url("table", session)).content.decode()
     assert _checked(page, "dealer") == "3"
     assert _checked(page, "declarer") is None  # won in the bidding: no default
@@ -344,7 +327,7 @@ def test_a_thrown_in_hand_keeps_only_the_dealer(owner_client):
 def test_after_saving_the_page_shows_game_and_session_totals_games_won_and_receipts(owner_client):
     client, club, owner = owner_client
     session = make_session(club, owner)
-    record_hands(session, owner, BENXI)
+    record_hands(session, owner, BENXI_EXAMPLE)
     _english(client)
     page = client.get(_url("table", session) + "?saved=5").content.decode()
     # Hand 5 (A makes 100 clean, +300) wins 盘 2 for A at once, so 盘 3 starts at 0 : 0.
@@ -358,7 +341,7 @@ def test_after_saving_the_page_shows_game_and_session_totals_games_won_and_recei
 def test_the_chart_has_a_line_per_team_restarting_when_a_pot_ends(owner_client):
     client, club, owner = owner_client
     session = make_session(club, owner)
-    record_hands(session, owner, BENXI)
+    record_hands(session, owner, BENXI_EXAMPLE)
     page = client.get(_url("table", session)).content.decode()
     svg = page[page.index("<svg") : page.index("</svg>")]
     assert svg.count('<g class="series') == 2
@@ -382,7 +365,7 @@ def test_a_one_game_variant_charts_the_session_totals(owner_client):
 def test_correcting_an_earlier_hand_from_the_table_changes_the_totals_after_it(owner_client):
     client, club, owner = owner_client
     session = make_session(club, owner)
-    record_hands(session, owner, BENXI)
+    record_hands(session, owner, BENXI_EXAMPLE)
     fix = _url("table_fix", session, number=2)
     page = client.get(fix).content.decode()
     assert _checked(page, "bid") == "85" and 'name="captured" value="20"' in page and 'name="reason"' in page
@@ -407,13 +390,13 @@ def test_correcting_an_earlier_hand_from_the_table_changes_the_totals_after_it(o
 def test_voiding_from_the_table_needs_a_reason_and_stops_the_hand_counting(owner_client):
     client, club, owner = owner_client
     session = make_session(club, owner)
-    record_hands(session, owner, BENXI[:2])
+    record_hands(session, owner, BENXI_EXAMPLE[:2])
     fix = _url("table_fix", session, number=2)
     assert client.post(fix, {"action": "void", "reason": " "}).status_code == 400
     assert client.post(fix, {"action": "void", "reason": "发错牌"}).status_code == 302
     page = client.get(_url("table", session)).content.decode()
     assert 'class="badge void"' in page
-    assert services.session_export(session=session)["hands"] == [BENXI[0]]
+    assert services.session_export(session=session)["hands"] == [BENXI_EXAMPLE[0]]
 
 
 # --- closing ---
@@ -456,7 +439,7 @@ def test_a_viewer_reads_the_table_but_cannot_write_and_other_clubs_see_nothing(c
     owner = make_member(club)
     viewer = make_member(club, Role.VIEWER)
     session = make_session(club, owner)
-    record_hands(session, owner, BENXI[:1])
+    record_hands(session, owner, BENXI_EXAMPLE[:1])
     client.force_login(viewer)
     page = client.get(_url("table", session)).content.decode()
     assert "叫分 80 + 抓分 15" in page and 'name="client_key"' not in page
@@ -472,8 +455,8 @@ def test_a_viewer_reads_the_table_but_cannot_write_and_other_clubs_see_nothing(c
 def test_the_table_page_costs_the_same_queries_for_few_or_many_hands(owner_client, django_assert_num_queries):
     client, club, owner = owner_client
     short, long = make_session(club, owner), make_session(club, owner)
-    record_hands(short, owner, BENXI[:2])
-    record_hands(long, owner, BENXI * 4)
+    record_hands(short, owner, BENXI_EXAMPLE[:2])
+    record_hands(long, owner, BENXI_EXAMPLE * 4)
     services.hand_void(session=long, user=owner, number=3, reason="x")
     # django session, user, membership + club, session (the URL), seats, revisions
     with django_assert_num_queries(6):
@@ -492,7 +475,7 @@ def test_the_opening_form_fills_in_todays_date_as_a_date_input_reads_it(owner_cl
 def test_hands_older_than_the_newest_are_listed_with_a_link_to_fix_them(owner_client):
     client, club, owner = owner_client
     session = make_session(club, owner)
-    record_hands(session, owner, BENXI * 2)  # ten hands: the newest eight in full, #1 and #2 as links
+    record_hands(session, owner, BENXI_EXAMPLE * 2)  # ten hands: the newest eight in full, #1 and #2 as links
     page = client.get(_url("table", session)).content.decode()
     assert page.count('<article class="hand') == 8
     older = page[page.index('class="older"') :]
