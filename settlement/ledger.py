@@ -29,6 +29,8 @@ LEDGER_MESSAGES: Mapping[str, Any] = {
     "hand.not_found": _("there is no hand {number} in this session"),
     "hand.already_void": _("hand {number} is already void"),
     "hand.unchanged": _("the correction is the same as the current entry"),
+    "hand.stale": _("hand {number} was changed meanwhile (now revision {current}); reload it and try again"),
+    "revision.invalid": _("the revision must be a whole number"),
     "reason.required": _("give a reason"),
     "player.other_club": _("this player belongs to another club"),
     "player.name_too_long": _("a player's name can have at most {limit} characters"),

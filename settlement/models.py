@@ -143,6 +143,8 @@ class Session(models.Model):
     )
     created_at = models.DateTimeField(_("opened"), default=timezone.now)
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    # The key of the form (or request) that opened it: a resubmit of the same form is the same session.
+    client_key = models.CharField(_("client key"), max_length=64, blank=True, default="")
 
     class Meta:
         verbose_name = _("session")
@@ -156,6 +158,11 @@ class Session(models.Model):
                 name="session_closed_at_iff_closed",
             ),
             models.CheckConstraint(condition=~Q(variant=""), name="session_variant_not_empty"),
+            models.UniqueConstraint(
+                fields=["club", "client_key"],
+                condition=~Q(client_key=""),
+                name="session_client_key_unique_in_club",
+            ),
         )
 
     def __str__(self) -> str:

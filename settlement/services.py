@@ -26,7 +26,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
-from .ledger import LedgerError, LogReplay, hand_input_ordered, log_document, log_load, log_replay
+from .ledger import LedgerError, LogEntry, LogReplay, hand_input_ordered, log_document, log_load, log_replay
 from .models import (
     WRITE_ROLES,
     Club,
@@ -87,13 +87,21 @@ def session_open(
     players: Sequence[Player | str],
     date: datetime.date | None = None,
     venue: str = "",
+    client_key: str = "",
 ) -> Session:
     """Open a session: the variant's defaults with the overrides, resolved and frozen; players by seat.
 
     Names are matched to the club's players; a new name becomes a guest player.
+    `client_key` (the opening form's key) makes a resubmit of the same form
+    return the session it opened instead of opening a second one.
     """
+    client_key = _client_key_clean(client_key)
     with transaction.atomic():
         _require_role(user=user, club_id=club.pk, roles=WRITE_ROLES)
+        if client_key:
+            existing = Session.objects.filter(club=club, client_key=client_key).first()
+            if existing is not None:
+                return existing
         rules = VARIANTS.get(variant)
         if rules is None:
             raise LedgerError.from_rules(RulesError("variant.unknown", field="variant", choices=", ".join(VARIANTS)))
@@ -113,6 +121,7 @@ def session_open(
             variant=rules.key,
             options=options_dump(options),
             created_by=user,
+            client_key=client_key,
         )
         SessionSeat.objects.bulk_create(
             SessionSeat(session=session, seat=seat, player=player) for seat, player in enumerate(seated)
@@ -230,9 +239,7 @@ def hand_record(*, session: Session, user: User, hand_input: Any, client_key: st
     with a different input is refused (`client_key.reused`).
     """
     hand_input = _json_clean(hand_input, field="hand")
-    client_key = (client_key or "").strip()
-    if len(client_key) > CLIENT_KEY_MAX:
-        raise LedgerError("client_key.invalid", field="client_key")
+    client_key = _client_key_clean(client_key)
     with transaction.atomic():
         session = _session_lock(session)
         _require_role(user=user, club_id=session.club_id, roles=WRITE_ROLES)
@@ -257,12 +264,17 @@ def hand_record(*, session: Session, user: User, hand_input: Any, client_key: st
     return HandWrite(hand=hand, revision=revision, created=True)
 
 
-def hand_correct(*, session: Session, user: User, number: int, hand_input: Any, reason: str) -> HandWrite:
+def hand_correct(
+    *, session: Session, user: User, number: int, hand_input: Any, reason: str, revision: int | None = None
+) -> HandWrite:
     """A new revision of hand `number` with a corrected input (a void hand comes back with it).
 
     Every later hand is replayed on the corrected one: later games, levels and
     tribute follow; if a later hand no longer passes the rules, the correction
     is refused naming that hand. Owners may correct a closed session.
+    `revision` is the revision the correction was made from: when the hand has
+    moved on since, it is refused (`hand.stale`) — unless the newer revision is
+    this very correction arriving again (a retry), which returns it.
     """
     hand_input = _json_clean(hand_input, field="hand")
     reason = _reason_clean(reason)
@@ -273,6 +285,9 @@ def hand_correct(*, session: Session, user: User, number: int, hand_input: Any, 
         entry = log.entry(number)
         if entry is None:
             raise LedgerError("hand.not_found", field="number", number=number)
+        repeat = _revision_check(entry=entry, revision=revision, user=user, hand_input=hand_input, reason=reason)
+        if repeat is not None:
+            return repeat
         if not entry.is_void and entry.current.input == hand_input:
             raise LedgerError("hand.unchanged", field="hand", hand=number)
         replay = log_replay(session=session, players=log.players, hands=log.hands(replace={number: hand_input}))
@@ -283,10 +298,11 @@ def hand_correct(*, session: Session, user: User, number: int, hand_input: Any, 
     return HandWrite(hand=entry.hand, revision=revision, created=False)
 
 
-def hand_void(*, session: Session, user: User, number: int, reason: str) -> HandWrite:
+def hand_void(*, session: Session, user: User, number: int, reason: str, revision: int | None = None) -> HandWrite:
     """Mark hand `number` void: it keeps its number and history, and stops counting.
 
     Refused when a later hand no longer passes the rules without it. Owners may void in a closed session.
+    `revision` works as in `hand_correct`.
     """
     reason = _reason_clean(reason)
     with transaction.atomic():
@@ -296,6 +312,9 @@ def hand_void(*, session: Session, user: User, number: int, reason: str) -> Hand
         entry = log.entry(number)
         if entry is None:
             raise LedgerError("hand.not_found", field="number", number=number)
+        repeat = _revision_check(entry=entry, revision=revision, user=user, hand_input=None, reason=reason)
+        if repeat is not None:
+            return repeat
         if entry.is_void:
             raise LedgerError("hand.already_void", field="number", hand=number, number=number)
         replay = log_replay(session=session, players=log.players, hands=log.hands(drop=number))
@@ -307,6 +326,30 @@ def hand_void(*, session: Session, user: User, number: int, reason: str) -> Hand
 
 
 # --- helpers ---
+
+
+def _revision_check(
+    *, entry: LogEntry, revision: int | None, user: User, hand_input: Any, reason: str
+) -> HandWrite | None:
+    """None when a revision made from `revision` may be written; the revision itself when it is a retry.
+
+    A retry is the same author's same change arriving again: the revision right
+    after `revision` is current and holds this input (None: a void) and reason.
+    """
+    if revision is None or revision == entry.current.number:
+        return None
+    if isinstance(revision, bool) or not isinstance(revision, int) or revision < 1:
+        raise LedgerError("revision.invalid", field="revision")
+    current = entry.current
+    if (
+        current.number == revision + 1
+        and current.author_id == user.pk
+        and current.reason == reason
+        and current.is_void == (hand_input is None)
+        and current.input == hand_input
+    ):
+        return HandWrite(hand=entry.hand, revision=current, created=False)
+    raise LedgerError("hand.stale", field="revision", hand=entry.number, number=entry.number, current=current.number)
 
 
 def _record_repeat(*, hand: Hand, hand_input: Any) -> HandWrite:
@@ -430,6 +473,13 @@ def _players_resolve(*, club: Club, players: Sequence[Player | str]) -> list[Pla
         Player.objects.bulk_create(new, ignore_conflicts=True)
     by_name = {player.name: player for player in Player.objects.filter(club=club, name__in=names)}
     return [by_name[name] for name in names]
+
+
+def _client_key_clean(client_key: str) -> str:
+    client_key = (client_key or "").strip() if isinstance(client_key, str) else ""
+    if len(client_key) > CLIENT_KEY_MAX:
+        raise LedgerError("client_key.invalid", field="client_key")
+    return client_key
 
 
 def _json_clean(value: Any, *, field: str) -> Any:

@@ -30,6 +30,7 @@ LEDGER_STATUS = {
     "session.closed": status.HTTP_409_CONFLICT,
     "client_key.reused": status.HTTP_409_CONFLICT,
     "hand.already_void": status.HTTP_409_CONFLICT,
+    "hand.stale": status.HTTP_409_CONFLICT,
     "log.unreadable": status.HTTP_409_CONFLICT,
 }
 

@@ -85,13 +85,21 @@ class SessionDocumentSerializer(serializers.Serializer):
     venue = serializers.CharField(required=False, max_length=100, allow_blank=True)
 
 
+REVISION_HELP = (
+    "the hand's revision this change was made from; if the hand has changed since, the change is refused "
+    "with 409 hand.stale (leave it out to change whatever is current)"
+)
+
+
 class HandCorrectSerializer(serializers.Serializer):
     hand = HandInputSerializer(help_text="the corrected hand, whole")
     reason = serializers.CharField(help_text="why (kept in the hand's history)")
+    revision = serializers.IntegerField(min_value=1, required=False, help_text=REVISION_HELP)
 
 
 class HandVoidSerializer(serializers.Serializer):
     reason = serializers.CharField(help_text="why (kept in the hand's history)")
+    revision = serializers.IntegerField(min_value=1, required=False, help_text=REVISION_HELP)
 
 
 # --- query parameters ---

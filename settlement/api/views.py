@@ -354,6 +354,7 @@ def hand_correct(request: Request, session_id: int, number: int) -> Response:
         number=number,
         hand_input=body.get("hand"),
         reason=body.get("reason", ""),
+        revision=body.get("revision"),
     )
     return Response(_hand_body(session, number))
 
@@ -371,7 +372,13 @@ def hand_void(request: Request, session_id: int, number: int) -> Response:
     membership, session = _get_session_for_user(request, session_id)
     _require_write(membership)
     body = _object_body(request)
-    services.hand_void(session=session, user=request.user, number=number, reason=body.get("reason", ""))
+    services.hand_void(
+        session=session,
+        user=request.user,
+        number=number,
+        reason=body.get("reason", ""),
+        revision=body.get("revision"),
+    )
     return Response(_hand_body(session, number))
 
 

@@ -265,3 +265,52 @@ def test_a_correction_in_a_level_game_changes_later_levels_and_tribute():
     assert list(
         SettlementRow.objects.filter(session=session, number=3).order_by("seat").values_list("delta", flat=True)
     ) == [-4, 4, -4, 4]
+
+
+CORRECTED_3 = {"dealer": 2, "declarer": 3, "bid": 90, "captured": 10}
+
+
+def test_a_correction_made_from_an_older_revision_is_refused_as_stale(benxi):
+    _, owner, session = benxi
+    services.hand_void(session=session, user=owner, number=3, reason="entered twice", revision=1)
+    with pytest.raises(services.LedgerError) as refused:
+        services.hand_correct(
+            session=session, user=owner, number=3, hand_input=CORRECTED_3, reason="captured 10", revision=1
+        )
+    assert (refused.value.code, refused.value.field, refused.value.hand) == ("hand.stale", "revision", 3)
+    assert refused.value.params["current"] == 2
+    assert HandRevision.objects.filter(hand__session=session, hand__number=3).count() == 2
+
+
+def test_a_void_made_from_an_older_revision_is_refused_as_stale(benxi):
+    _, owner, session = benxi
+    services.hand_correct(session=session, user=owner, number=3, hand_input=CORRECTED_3, reason="10", revision=1)
+    with pytest.raises(services.LedgerError) as refused:
+        services.hand_void(session=session, user=owner, number=3, reason="entered twice", revision=1)
+    assert refused.value.code == "hand.stale"
+    assert not HandRevision.objects.filter(hand__session=session, is_void=True).exists()
+
+
+@pytest.mark.parametrize("change", ["correct", "void"])
+def test_a_retried_change_returns_the_revision_it_made_instead_of_a_stale_refusal(benxi, change):
+    _, owner, session = benxi
+
+    def send():
+        if change == "void":
+            return services.hand_void(session=session, user=owner, number=3, reason="twice", revision=1)
+        return services.hand_correct(
+            session=session, user=owner, number=3, hand_input=CORRECTED_3, reason="10", revision=1
+        )
+
+    first, retry = send(), send()
+    assert retry.revision.pk == first.revision.pk and retry.revision.number == 2
+    assert HandRevision.objects.filter(hand__session=session, hand__number=3).count() == 2
+
+
+def test_another_users_identical_change_from_an_old_revision_is_still_stale(benxi):
+    club, owner, session = benxi
+    keeper = make_member(club, Role.SCOREKEEPER)
+    services.hand_void(session=session, user=owner, number=3, reason="twice", revision=1)
+    with pytest.raises(services.LedgerError) as refused:
+        services.hand_void(session=session, user=keeper, number=3, reason="twice", revision=1)
+    assert refused.value.code == "hand.stale"

@@ -132,3 +132,24 @@ def test_a_viewer_cannot_close_a_session():
         services.session_close(session=session, user=viewer)
     session.refresh_from_db()
     assert session.is_open
+
+
+def test_a_resubmitted_opening_form_returns_the_session_it_opened():
+    club = make_club()
+    owner = make_member(club)
+    first = make_session(club, owner, client_key="form-1")
+    again = make_session(club, owner, client_key="form-1")
+    other = make_session(club, owner, client_key="form-2")
+    assert again.pk == first.pk
+    assert other.pk != first.pk
+    assert Session.objects.filter(club=club).count() == 2
+
+
+def test_the_same_opening_key_in_another_club_opens_its_own_session():
+    owner = make_user()
+    club_a, club_b = make_club(slug="a"), make_club(slug="b")
+    make_member(club_a, user=owner)
+    make_member(club_b, user=owner)
+    first = make_session(club_a, owner, client_key="k")
+    second = make_session(club_b, owner, client_key="k")
+    assert second.pk != first.pk and second.club_id == club_b.pk
