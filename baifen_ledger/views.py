@@ -38,8 +38,8 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 
 def favicon(request: HttpRequest) -> HttpResponse:
-    """Browsers ask for /favicon.ico whatever the page links; send them to the hashed static copy."""
-    response = HttpResponse(status=301)
+    """Browsers ask for /favicon.ico whatever the page links: a 302 to the static copy, whose hashed name changes."""
+    response = HttpResponse(status=302)
     response["Location"] = static("favicon.ico")
     return response
 
