@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PO := locale/zh_Hans/LC_MESSAGES/django.po
 MO := locale/zh_Hans/LC_MESSAGES/django.mo
 
-.PHONY: run test lint bench golden install clean
+.PHONY: run serve test lint bench golden install clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -21,12 +21,20 @@ $(MO): $(PO) | $(STAMP)
 
 install: $(STAMP) $(MO)
 
-# `make run`: the demo club on http://127.0.0.1:8000/ (--insecure serves static/ with DEBUG off).
+# `make run`: the demo club on http://127.0.0.1:8000/ (Django's runserver; WhiteNoise serves the collected static files).
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput -v0
 	$(PY) manage.py compile_translations
 	$(PY) manage.py demo_load
-	$(PY) manage.py runserver --insecure 127.0.0.1:8000
+	$(PY) manage.py runserver --nostatic 127.0.0.1:8000
+
+# `make serve`: the production server (gunicorn, settings in gunicorn.conf.py and the environment; README
+# "Running it for a club"). Migrations and static files first, so an upgrade is `git pull && make serve`.
+serve: $(STAMP) $(MO)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput -v0
+	exec $(VENV)/bin/gunicorn --config gunicorn.conf.py
 
 test: $(STAMP) $(MO)
 	$(PY) -m pytest

@@ -1,13 +1,18 @@
 """Baifen Ledger settings: one module, configured by environment variables.
 
 Every variable has a default that works on a fresh checkout (SQLite in the
-project folder, debug off), so every `manage.py` command runs with no
-environment set.
+project folder, debug off, a secret key made once and kept in `data/`), so
+every `manage.py` command runs with no environment set. The README's
+"Running it for a club" lists every variable.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import secrets
+import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -36,9 +41,49 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()] if value else default
 
 
+def secret_key_load(*, path: Path) -> str:
+    """The installation's own secret key, made on first use and kept in `path` (mode 0600).
+
+    Written to a private temporary file and linked into place, so two processes
+    starting at once (gunicorn's workers) both end up with the one key.
+    """
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".secret_key.")  # mkstemp makes it 0600
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_urlsafe(50) + "\n")
+        with contextlib.suppress(FileExistsError):  # another process was first: its key stands
+            os.link(tmp, path)
+    finally:
+        os.unlink(tmp)
+    return path.read_text().strip()
+
+
 DEBUG = env_bool("DJANGO_DEBUG")
-SECRET_KEY = env_str("DJANGO_SECRET_KEY", "dev-only-secret-key-change-me-in-production")
+# Runtime files that are not code: the secret key (SQLite and backups may live here too); git-ignored.
+DATA_DIR = Path(env_str("BAIFEN_DATA_DIR", str(BASE_DIR / "data")))
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or secret_key_load(path=DATA_DIR / "secret_key")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+# DJANGO_HTTPS=1: the site is reached over HTTPS only, directly or behind a proxy that sets X-Forwarded-Proto.
+HTTPS = env_bool("DJANGO_HTTPS")
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_SSL_REDIRECT = HTTPS
+# Only trusted when HTTPS is on: the proxy in front must then overwrite the header, never pass the client's on.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if HTTPS else None
+# A monitor on the machine itself may ask over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31_536_000) if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS and env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = HTTPS and env_bool("DJANGO_HSTS_PRELOAD", False)
+# Preloading puts the domain into the browsers' own lists, hard to undo: the domain owner's choice, not ours.
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -51,18 +96,25 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "settlement",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # After LocaleMiddleware: its refusal is in the request's language.
+    "baifen_ledger.middleware.ApiBodyLimitMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the login page saying so.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "baifen_ledger.urls"
@@ -92,6 +144,12 @@ DATABASES = {
     )
 }
 
+# django-axes first: it refuses a locked-out login before the password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
@@ -106,6 +164,16 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Hashed and compressed copies made by `collectstatic` (make serve and make run do it), served by WhiteNoise
+# with far-future cache headers. The test suite renders pages without collectstatic: tests/conftest.py
+# swaps in the plain storage.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+# A request body larger than this is refused (413 under /api/); forms and imports stay far below it.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("BAIFEN_MAX_BODY_BYTES", 5 * 1024 * 1024)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LOGIN_URL = "login"
@@ -119,6 +187,15 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Counted per address (anonymous) or per user, in the cache: each gunicorn worker counts on its own.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "settlement.api.throttles.AnonRateThrottle",
+        "settlement.api.throttles.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env_str("BAIFEN_API_RATE_ANON", "120/minute"),
+        "user": env_str("BAIFEN_API_RATE_USER", "20000/hour"),
+    },
     # One error shape across the API: {"code", "hand", "field", "message"}.
     "EXCEPTION_HANDLER": "settlement.api.errors.api_exception_handler",
 }
@@ -132,4 +209,48 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+}
+
+# Content-Security-Policy (django-csp 4): no inline script and no inline style anywhere; every script and
+# style sheet is a file under /static/. Swagger UI is served by SpectacularSwaggerSplitView, which keeps
+# its start-up script in a file too (settlement/api/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    },
+}
+
+# django-axes: 10 failed logins for one username from one address within 15 minutes lock that pair out
+# for 15 minutes; the login page says so (baifen_ledger.views.login_locked_out).
+AXES_FAILURE_LIMIT = env_int("BAIFEN_LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("BAIFEN_LOGIN_LOCKOUT_MINUTES", 15))
+AXES_USE_ATTEMPT_EXPIRATION = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_CALLABLE = "baifen_ledger.views.login_locked_out"
+AXES_CLIENT_IP_CALLABLE = "baifen_ledger.views.client_ip"
+# How many proxies in front append to X-Forwarded-For (1 behind nginx or caddy); 0 trusts REMOTE_ADDR only.
+BAIFEN_TRUSTED_PROXIES = env_int("BAIFEN_TRUSTED_PROXIES", 0)
+
+# Everything to stderr (gunicorn and systemd keep it): django.request logs every 500 with its traceback.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["stderr"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
+    "loggers": {
+        "django": {"handlers": ["stderr"], "level": env_str("DJANGO_LOG_LEVEL", "INFO"), "propagate": False},
+        # Lock-outs are warnings; axes' start-up banner and each failed attempt would fill the log.
+        "axes": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+    },
 }

@@ -1,0 +1,41 @@
+"""Request limits that apply before any view runs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
+
+from settlement.api.errors import error_body
+
+
+def api_path(request: HttpRequest) -> bool:
+    return request.path_info.startswith("/api/")
+
+
+class ApiBodyLimitMiddleware:
+    """An API request whose declared body is over `DATA_UPLOAD_MAX_MEMORY_SIZE` is a 413 naming the limit.
+
+    Django only enforces the limit when `request.body` is read; DRF's parsers read
+    the stream instead, so without this a large body would be read whole.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if limit is not None and api_path(request):
+            try:
+                length = int(request.META.get("CONTENT_LENGTH") or 0)
+            except ValueError:
+                length = 0
+            if length > limit:
+                message = _("The request body is %(size)d bytes; the limit is %(limit)d bytes.") % {
+                    "size": length,
+                    "limit": limit,
+                }
+                return JsonResponse(error_body(code="body.too_large", message=message), status=413)
+        return self.get_response(request)

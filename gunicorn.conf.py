@@ -1,0 +1,17 @@
+"""gunicorn's settings for `make serve` (see the README's "Running it for a club").
+
+BAIFEN_BIND: where to listen (default 127.0.0.1:8000, behind a proxy on the same machine);
+WEB_CONCURRENCY: worker processes (default 2: a club's load is a few scorekeepers at once).
+"""
+
+import os
+
+wsgi_app = "baifen_ledger.wsgi:application"
+bind = [os.environ.get("BAIFEN_BIND") or "127.0.0.1:8000"]
+workers = int(os.environ.get("WEB_CONCURRENCY") or 2)
+timeout = int(os.environ.get("BAIFEN_WORKER_TIMEOUT") or 30)
+# The access log and errors to stderr, with Django's own log: one stream for systemd or docker to keep.
+accesslog = "-"
+errorlog = "-"
+# Only the proxy on this machine may set X-Forwarded-* (Django trusts X-Forwarded-Proto only with DJANGO_HTTPS=1).
+forwarded_allow_ips = os.environ.get("BAIFEN_FORWARDED_ALLOW_IPS") or "127.0.0.1,::1"
