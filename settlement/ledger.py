@@ -8,10 +8,12 @@ leaves this module — in an error or in a results document — is a ledger numb
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import connections, transaction
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
@@ -210,3 +212,25 @@ def log_replay(*, session: Session, players: Sequence[Player], hands: Sequence[t
     except RulesError as error:
         raise LedgerError.from_rules(error, numbers) from error
     return LogReplay(result=result, numbers=numbers)
+
+
+@contextmanager
+def log_deletes_allowed(*, using: str = "default") -> Iterator[None]:
+    """Let the database delete hand log rows inside the caller's transaction (only `manage.py flush` does).
+
+    Sets the maintenance flag the append-only triggers check (migration 0004) and
+    clears it before the block ends, so it is never committed as set; a failure
+    inside rolls the caller's transaction, flag included, back. UPDATE stays refused.
+    """
+    connection = connections[using]
+    if not connection.in_atomic_block:
+        raise RuntimeError("log_deletes_allowed needs a transaction: the flag must never be committed as set")
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE settlement_ledger_maintenance SET deletes_allowed = %s WHERE id = 1", [True])
+    try:
+        yield
+    except BaseException:
+        transaction.set_rollback(True, using=using)  # the flag goes back with everything else
+        raise
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE settlement_ledger_maintenance SET deletes_allowed = %s WHERE id = 1", [False])
