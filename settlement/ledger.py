@@ -17,7 +17,7 @@ from django.db import connections, transaction
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from .models import Hand, HandRevision, Player, Session, SessionSeat, engine_lang
+from .models import GameRow, Hand, HandRevision, Player, Session, SessionSeat, SettlementRow, engine_lang
 from .rules.base import RulesError
 from .rules.document import HAND_FIELDS, document_parse
 from .rules.registry import VARIANTS
@@ -234,3 +234,73 @@ def log_deletes_allowed(*, using: str = "default") -> Iterator[None]:
         raise
     with connection.cursor() as cursor:
         cursor.execute("UPDATE settlement_ledger_maintenance SET deletes_allowed = %s WHERE id = 1", [False])
+
+
+@dataclass(frozen=True, kw_only=True)
+class DerivedRows:
+    """The derived rows a replay gives from hand `from_number` on (unsaved), and the first game they start at."""
+
+    settlement_rows: list[SettlementRow]
+    game_rows: list[GameRow]
+    first_game: int
+
+
+def derived_rows(
+    *,
+    session: Session,
+    players: Sequence[Player],
+    replay: LogReplay,
+    hand_ids: Mapping[int, int],
+    from_number: int = 1,
+) -> DerivedRows:
+    """What `SettlementRow` and `GameRow` must hold after the replay, for hands from `from_number` on.
+
+    A game is included when it is unfinished or ends at or after `from_number`:
+    games that finished before it cannot have changed.
+    """
+    numbers = replay.numbers
+    settlement_rows = []
+    for played in replay.result.hands:
+        number = numbers[played.n - 1]
+        if number < from_number:
+            continue
+        result = played.result
+        settlement_rows.extend(
+            SettlementRow(
+                session=session,
+                hand_id=hand_ids[number],
+                number=number,
+                seat=seat,
+                player=player,
+                game=played.game,
+                delta=result.deltas[seat],
+                total=played.totals[seat],
+                is_declarer=result.declarer == seat,
+                declarer_won=result.declarer_won,
+            )
+            for seat, player in enumerate(players)
+        )
+    games = replay.result.games
+    first_game = next(
+        (game.n for game in games if not game.finished or numbers[game.last_hand - 1] >= from_number),
+        len(games) + 1,
+    )
+    game_rows = [
+        GameRow(
+            session=session,
+            game=game.n,
+            seat=seat,
+            player=player,
+            first_hand=numbers[game.first_hand - 1],
+            last_hand=numbers[game.last_hand - 1],
+            finished=game.finished,
+            how=str(game.how) if game.how else "",
+            won=game.finished and seat in game.winners,
+            adjustment=game.adjustments[seat],
+            total=game.totals[seat],
+        )
+        for game in games
+        if game.n >= first_game
+        for seat, player in enumerate(players)
+    ]
+    return DerivedRows(settlement_rows=settlement_rows, game_rows=game_rows, first_game=first_game)

@@ -26,7 +26,16 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
-from .ledger import LedgerError, LogEntry, LogReplay, hand_input_ordered, log_document, log_load, log_replay
+from .ledger import (
+    LedgerError,
+    LogEntry,
+    LogReplay,
+    derived_rows,
+    hand_input_ordered,
+    log_document,
+    log_load,
+    log_replay,
+)
 from .models import (
     WRITE_ROLES,
     Club,
@@ -54,6 +63,7 @@ __all__ = [
     "hand_record",
     "hand_void",
     "session_close",
+    "session_derived_rebuild",
     "session_export",
     "session_import",
     "session_open",
@@ -204,6 +214,19 @@ def session_export(*, session: Session) -> dict[str, Any]:
     if session.venue:
         document["venue"] = session.venue
     return document
+
+
+def session_derived_rebuild(*, session: Session) -> Session:
+    """Rebuild every derived row of the session from its hand log (an operator's repair; no user, no role).
+
+    Raises `LedgerError` (the rules' refusal, at its hand) when the log no longer replays; then nothing changes.
+    """
+    with transaction.atomic():
+        session = _session_lock(session)
+        log = log_load(session=session)
+        replay = log_replay(session=session, players=log.players, hands=log.hands())
+        _derived_rebuild(session=session, players=log.players, replay=replay, hand_ids=log.hand_ids, from_number=1)
+    return session
 
 
 # --- hands ---
@@ -373,55 +396,11 @@ def _derived_rebuild(
     `from_number` and games that finished before it replay exactly as stored.
     Four queries whatever the number of hands.
     """
-    numbers = replay.numbers
+    derived = derived_rows(session=session, players=players, replay=replay, hand_ids=hand_ids, from_number=from_number)
     SettlementRow.objects.filter(session=session, number__gte=from_number).delete()
-    rows = []
-    for played in replay.result.hands:
-        number = numbers[played.n - 1]
-        if number < from_number:
-            continue
-        result = played.result
-        rows.extend(
-            SettlementRow(
-                session=session,
-                hand_id=hand_ids[number],
-                number=number,
-                seat=seat,
-                player=player,
-                game=played.game,
-                delta=result.deltas[seat],
-                total=played.totals[seat],
-                is_declarer=result.declarer == seat,
-                declarer_won=result.declarer_won,
-            )
-            for seat, player in enumerate(players)
-        )
-    SettlementRow.objects.bulk_create(rows)
-
-    games = replay.result.games
-    first_changed = next(
-        (game.n for game in games if not game.finished or numbers[game.last_hand - 1] >= from_number),
-        len(games) + 1,
-    )
-    GameRow.objects.filter(session=session, game__gte=first_changed).delete()
-    GameRow.objects.bulk_create(
-        GameRow(
-            session=session,
-            game=game.n,
-            seat=seat,
-            player=player,
-            first_hand=numbers[game.first_hand - 1],
-            last_hand=numbers[game.last_hand - 1],
-            finished=game.finished,
-            how=str(game.how) if game.how else "",
-            won=game.finished and seat in game.winners,
-            adjustment=game.adjustments[seat],
-            total=game.totals[seat],
-        )
-        for game in games
-        if game.n >= first_changed
-        for seat, player in enumerate(players)
-    )
+    SettlementRow.objects.bulk_create(derived.settlement_rows)
+    GameRow.objects.filter(session=session, game__gte=derived.first_game).delete()
+    GameRow.objects.bulk_create(derived.game_rows)
 
 
 def _session_lock(session: Session) -> Session:
