@@ -39,6 +39,8 @@ LEDGER_MESSAGES: Mapping[str, Any] = {
     "value.not_json": _("must be plain JSON (objects, lists, text, numbers, true/false, null)"),
     "value.too_long": _("at most {limit} characters"),
     "log.unreadable": _("the hand log no longer replays: {detail}"),
+    "club.exists": _("there is already a club with the slug {slug}"),
+    "document.invalid": _("this is not a club export: {detail}"),
 }
 
 
