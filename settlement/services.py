@@ -241,11 +241,12 @@ CLUB_FORMAT_VERSION = 1
 def club_export(*, club: Club) -> dict[str, Any]:
     """The club with every session and every revision of every hand: what `club_import` restores.
 
-    Each session is its session document (`session_export`: variant, options,
-    players, date, venue, and `hands`) with `status`, `closed_at`, who opened
-    it and when; its `hands` are every hand of the log, void ones included,
-    each with its number and its `revisions` (author's username, when, reason,
-    input, void) oldest first. Users appear by username only.
+    Each session carries the session document's fields (variant, frozen
+    options, players by seat, date, venue) with `status`, `closed_at`, who
+    opened it and when; its `hands` are every hand of the log, void ones
+    included, each with its number and its `revisions` (author's username,
+    when, reason, input, void) oldest first — not the `settle` format's plain
+    inputs. Users appear by username only.
     """
     sessions = []
     for session in Session.objects.filter(club=club).select_related("created_by").order_by("created_at", "pk"):
