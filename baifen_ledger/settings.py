@@ -143,6 +143,17 @@ DATABASES = {
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite queues writers instead of failing them with "database is locked": WAL lets readers
+    # go on while one writes, every transaction takes the write lock when it begins (so none has
+    # to upgrade a read lock mid-way, which SQLite cannot wait for), and a writer waits up to
+    # `timeout` seconds for the lock.
+    DATABASES["default"]["OPTIONS"] = {
+        **DATABASES["default"].get("OPTIONS", {}),
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL;",
+    }
 
 # django-axes first: it refuses a locked-out login before the password is checked.
 AUTHENTICATION_BACKENDS = [

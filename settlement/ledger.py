@@ -8,14 +8,16 @@ leaves this module — in an error or in a results document — is a ledger numb
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import connections, transaction
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from .models import Hand, HandRevision, Player, Session, SessionSeat, engine_lang
+from .models import GameRow, Hand, HandRevision, Player, Session, SessionSeat, SettlementRow, engine_lang
 from .rules.base import RulesError
 from .rules.document import HAND_FIELDS, document_parse
 from .rules.registry import VARIANTS
@@ -37,6 +39,8 @@ LEDGER_MESSAGES: Mapping[str, Any] = {
     "value.not_json": _("must be plain JSON (objects, lists, text, numbers, true/false, null)"),
     "value.too_long": _("at most {limit} characters"),
     "log.unreadable": _("the hand log no longer replays: {detail}"),
+    "club.exists": _("there is already a club with the slug {slug}"),
+    "document.invalid": _("this is not a club export: {detail}"),
 }
 
 
@@ -210,3 +214,95 @@ def log_replay(*, session: Session, players: Sequence[Player], hands: Sequence[t
     except RulesError as error:
         raise LedgerError.from_rules(error, numbers) from error
     return LogReplay(result=result, numbers=numbers)
+
+
+@contextmanager
+def log_deletes_allowed(*, using: str = "default") -> Iterator[None]:
+    """Let the database delete hand log rows inside the caller's transaction (only `manage.py flush` does).
+
+    Sets the maintenance flag the append-only triggers check (migration 0004) and
+    clears it before the block ends, so it is never committed as set; a failure
+    inside rolls the caller's transaction, flag included, back. UPDATE stays refused.
+    """
+    connection = connections[using]
+    if not connection.in_atomic_block:
+        raise RuntimeError("log_deletes_allowed needs a transaction: the flag must never be committed as set")
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE settlement_ledger_maintenance SET deletes_allowed = %s WHERE id = 1", [True])
+    try:
+        yield
+    except BaseException:
+        transaction.set_rollback(True, using=using)  # the flag goes back with everything else
+        raise
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE settlement_ledger_maintenance SET deletes_allowed = %s WHERE id = 1", [False])
+
+
+@dataclass(frozen=True, kw_only=True)
+class DerivedRows:
+    """The derived rows a replay gives from hand `from_number` on (unsaved), and the first game they start at."""
+
+    settlement_rows: list[SettlementRow]
+    game_rows: list[GameRow]
+    first_game: int
+
+
+def derived_rows(
+    *,
+    session: Session,
+    players: Sequence[Player],
+    replay: LogReplay,
+    hand_ids: Mapping[int, int],
+    from_number: int = 1,
+) -> DerivedRows:
+    """What `SettlementRow` and `GameRow` must hold after the replay, for hands from `from_number` on.
+
+    A game is included when it is unfinished or ends at or after `from_number`:
+    games that finished before it cannot have changed.
+    """
+    numbers = replay.numbers
+    settlement_rows = []
+    for played in replay.result.hands:
+        number = numbers[played.n - 1]
+        if number < from_number:
+            continue
+        result = played.result
+        settlement_rows.extend(
+            SettlementRow(
+                session=session,
+                hand_id=hand_ids[number],
+                number=number,
+                seat=seat,
+                player=player,
+                game=played.game,
+                delta=result.deltas[seat],
+                total=played.totals[seat],
+                is_declarer=result.declarer == seat,
+                declarer_won=result.declarer_won,
+            )
+            for seat, player in enumerate(players)
+        )
+    games = replay.result.games
+    first_game = next(
+        (game.n for game in games if not game.finished or numbers[game.last_hand - 1] >= from_number),
+        len(games) + 1,
+    )
+    game_rows = [
+        GameRow(
+            session=session,
+            game=game.n,
+            seat=seat,
+            player=player,
+            first_hand=numbers[game.first_hand - 1],
+            last_hand=numbers[game.last_hand - 1],
+            finished=game.finished,
+            how=str(game.how) if game.how else "",
+            won=game.finished and seat in game.winners,
+            adjustment=game.adjustments[seat],
+            total=game.totals[seat],
+        )
+        for game in games
+        if game.n >= first_game
+        for seat, player in enumerate(players)
+    ]
+    return DerivedRows(settlement_rows=settlement_rows, game_rows=game_rows, first_game=first_game)

@@ -1,0 +1,177 @@
+"""Backups: `backup` copies a SQLite database while it serves; `club_export` / `club_import` carry a club
+with its whole history (hand numbers, void hands, every revision) into an empty database."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from io import StringIO
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import CommandError, call_command
+from django.db import connection
+
+from settlement import services
+from settlement.ledger import LedgerError
+from settlement.models import Club, GameRow, Hand, HandRevision, Role, Session, SettlementRow
+from settlement.selectors import hand_history, session_results, session_verify
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, record_hands
+
+
+def _club_with_history():
+    """Two sessions of one club: corrections by two people, a void, a closed session, client keys."""
+    club = make_club("百分俱乐部", slug="baifen-club")
+    owner = make_member(club, user=User.objects.create_user(username="laowang"))
+    keeper = make_member(club, Role.SCOREKEEPER, user=User.objects.create_user(username="xiaoli"))
+    first = make_session(club, owner, venue="一号桌", players=["甲", "乙", "丙", "丁"])
+    record_hands(first, keeper, BENXI_EXAMPLE[:4])
+    services.hand_record(session=first, user=keeper, hand_input=BENXI_EXAMPLE[4], client_key="tap-5")
+    services.hand_correct(
+        session=first, user=keeper, number=2, hand_input={**BENXI_EXAMPLE[1], "captured": 25}, reason="数错了"
+    )
+    services.hand_correct(session=first, user=owner, number=2, hand_input=BENXI_EXAMPLE[1], reason="原来是对的")
+    services.hand_void(session=first, user=owner, number=5, reason="重复录入")
+    services.session_close(session=first, user=owner)
+    second = make_session(club, keeper, players=["甲", "乙", "丙", "戊"])
+    record_hands(second, keeper, BENXI_EXAMPLE[:2])
+    return club
+
+
+def _snapshot(club):
+    """Everything the restore must reproduce, as plain values (no ids)."""
+    sessions = []
+    for session in Session.objects.filter(club=club).order_by("created_at", "pk"):
+        sessions.append(
+            {
+                "fields": (session.date, session.venue, session.variant, session.options, session.status),
+                "closed_at": session.closed_at,
+                "results": session_results(session=session, lang="en").results,
+                "history": [
+                    (r.hand, r.number, r.input, r.is_void, r.reason, r.author, r.created_at)
+                    for r in hand_history(session=session)
+                ],
+                "hands": list(Hand.objects.filter(session=session).values_list("number", "client_key", "created_at")),
+                "settlement": list(
+                    SettlementRow.objects.filter(session=session)
+                    .order_by("number", "seat")
+                    .values_list("number", "seat", "player__name", "game", "delta", "total", "is_declarer")
+                ),
+                "games": list(
+                    GameRow.objects.filter(session=session)
+                    .order_by("game", "seat")
+                    .values_list("game", "seat", "player__name", "finished", "won", "adjustment", "total")
+                ),
+            }
+        )
+    return sessions
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_club_exported_then_imported_into_an_empty_database_has_the_same_history_and_results(tmp_path):
+    club = _club_with_history()
+    before = _snapshot(club)
+    # Worked by hand from rules/baifen.md's example: hand 5 is void, hands 1-4 (B wins 盘 1) stand.
+    assert [h[0] for h in before[0]["hands"]] == [1, 2, 3, 4, 5]
+    assert [h["n"] for h in before[0]["results"]["hands"]] == [1, 2, 3, 4]
+    assert [r[:2] for r in before[0]["history"]] == [(1, 1), (2, 1), (2, 2), (2, 3), (3, 1), (4, 1), (5, 1), (5, 2)]
+
+    path = tmp_path / "club.json"
+    call_command("club_export", "baifen-club", str(path), stderr=StringIO())
+    call_command("flush", interactive=False, verbosity=0)
+    assert (Club.objects.count(), User.objects.count(), HandRevision.objects.count()) == (0, 0, 0)
+
+    out = StringIO()
+    call_command("club_import", str(path), stdout=out)
+    assert out.getvalue() == "baifen-club: 2 sessions, 7 hands restored\n"
+    restored = Club.objects.get(slug="baifen-club")
+    assert restored.name == "百分俱乐部"
+    assert _snapshot(restored) == before
+    assert all(session_verify(session=s) == [] for s in Session.objects.filter(club=restored))
+    # The people come back as accounts an administrator has to activate, with their roles.
+    assert sorted(User.objects.values_list("username", "is_active")) == [("laowang", False), ("xiaoli", False)]
+    assert not User.objects.get(username="laowang").has_usable_password()
+    assert sorted(restored.memberships.values_list("user__username", "role")) == [
+        ("laowang", "owner"),
+        ("xiaoli", "scorekeeper"),
+    ]
+
+
+@pytest.mark.django_db
+def test_the_export_carries_every_revision_with_who_when_why_and_void():
+    club = _club_with_history()
+    document = json.loads(json.dumps(services.club_export(club=club)))
+    first = document["sessions"][0]
+    assert (first["status"], first["venue"], first["players"]) == ("closed", "一号桌", ["甲", "乙", "丙", "丁"])
+    assert [(r["author"], r["reason"], r["void"]) for r in first["hands"][1]["revisions"]] == [
+        ("xiaoli", "", False),
+        ("xiaoli", "数错了", False),
+        ("laowang", "原来是对的", False),
+    ]
+    assert first["hands"][1]["revisions"][1]["input"]["captured"] == 25
+    assert first["hands"][4]["client_key"] == "tap-5"
+    assert first["hands"][4]["revisions"][1] | {"created_at": None} == {
+        "number": 2,
+        "author": "laowang",
+        "created_at": None,
+        "reason": "重复录入",
+        "input": None,
+        "void": True,
+    }
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        (lambda doc: doc, "club.exists"),
+        (lambda doc: {**doc, "format": "something-else"}, "document.invalid"),
+        (lambda doc: {**doc, "club": {**doc["club"], "slug": "copy"}, "sessions": [{}]}, "document.invalid"),
+    ],
+    ids=["slug-taken", "wrong-format", "broken-session"],
+)
+def test_an_import_that_cannot_be_restored_writes_nothing(change, code):
+    club = _club_with_history()
+    document = change(services.club_export(club=club))
+    counts = (Club.objects.count(), Session.objects.count(), HandRevision.objects.count())
+    with pytest.raises(LedgerError) as refused:
+        services.club_import(document=document)
+    assert refused.value.code == code
+    assert (Club.objects.count(), Session.objects.count(), HandRevision.objects.count()) == counts
+
+
+@pytest.mark.django_db
+def test_an_import_under_another_slug_sits_beside_the_original():
+    club = _club_with_history()
+    document = services.club_export(club=club)
+    document["club"]["slug"] = "baifen-club-copy"
+    copy = services.club_import(document=document)
+    assert _snapshot(copy) == _snapshot(club)
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="backup copies SQLite databases")
+@pytest.mark.django_db(transaction=True)
+def test_backup_writes_a_consistent_copy_of_the_sqlite_database(tmp_path):
+    club = make_club()
+    owner = make_member(club)
+    record_hands(make_session(club, owner), owner, BENXI_EXAMPLE)
+    out = StringIO()
+    call_command("backup", str(tmp_path / "backups"), stdout=out)
+    copy_path = out.getvalue().strip()
+    assert copy_path.startswith(str(tmp_path / "backups")) and copy_path.endswith(".sqlite3")
+    copy = sqlite3.connect(copy_path)
+    try:
+        assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert copy.execute("SELECT count(*) FROM settlement_handrevision").fetchone() == (5,)
+        # The copy keeps the log's protection.
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            copy.execute("DELETE FROM settlement_hand")
+    finally:
+        copy.close()
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the refusal is PostgreSQL's")
+def test_backup_on_postgresql_refuses_and_points_at_pg_dump(tmp_path):
+    with pytest.raises(CommandError, match="pg_dump --format=custom"):
+        call_command("backup", str(tmp_path))
+    assert not any(tmp_path.iterdir())
