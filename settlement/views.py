@@ -25,6 +25,7 @@ from . import selectors, services
 from .forms import HandCorrectForm, HandInputForm, HandVoidForm, HistoryFilterForm, SessionOpenForm, TableHandForm
 from .ledger import LedgerError
 from .models import Hand, Membership, Player, Role, Session, engine_lang, variant_label
+from .presentation.revisions import revision_lines
 from .rules.registry import VARIANTS
 
 RECENT_SESSIONS = 10
@@ -279,6 +280,7 @@ def _hand_page(
         "record": record,
         "players": record.players,
         "entry": entry,
+        "history": revision_lines(revisions=entry.revisions, players=record.players, lang=_lang()),
         "correct_form": correct,
         "void_form": void,
     }
