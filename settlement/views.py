@@ -26,6 +26,7 @@ from .forms import HandCorrectForm, HandInputForm, HandVoidForm, HistoryFilterFo
 from .ledger import LedgerError
 from .models import Hand, Membership, Player, Role, Session, engine_lang, variant_label
 from .presentation.revisions import revision_lines
+from .presentation.sessions import event_lines
 from .rules.registry import VARIANTS
 
 RECENT_SESSIONS = 10
@@ -216,6 +217,8 @@ def _session_page(request: HttpRequest, membership: Membership, session: Session
         "results": record.results,
         "players": record.players,
         "form": form,
+        "events": event_lines(events=selectors.session_events(session=session), lang=_lang()),
+        "can_reopen": membership.role == Role.OWNER and not session.is_open,
     }
     return render(request, "settlement/session_detail.html", ctx, status=400 if form.errors else 200)
 
@@ -229,13 +232,50 @@ def session_export(request: HttpRequest, slug: str, session_id: int) -> HttpResp
     return response
 
 
+def _back_to(slug: str, session: Session, where: str | None) -> str:
+    """Where a close or reopen returns: the table page (`where="table"`) or the session page."""
+    if where == "table":
+        return _table_url(slug, session.pk)
+    return reverse("session_detail", args=[slug, session.pk])
+
+
+@login_required
+def session_close_confirm(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
+    """Asks once before closing (a page, so it works without JavaScript); its button posts to `session_close`."""
+    membership, session = _get_session_for_user(request, slug, session_id)
+    _require_write(membership)
+    where = "table" if request.GET.get("from") == "table" else "session"
+    if not session.is_open:
+        return redirect(_back_to(slug, session, where))
+    ctx = {
+        "club": membership.club,
+        "membership": membership,
+        "session": session,
+        "hands": selectors.sessions_summarize(sessions=[session])[0].hands,
+        "back": where,
+        "cancel_url": _back_to(slug, session, where),
+    }
+    return render(request, "settlement/session_close.html", ctx)
+
+
 @login_required
 @require_POST
 def session_close(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
     membership, session = _get_session_for_user(request, slug, session_id)
     _require_write(membership)
     services.session_close(session=session, user=request.user)
-    return redirect("session_detail", slug=slug, session_id=session.pk)
+    return redirect(_back_to(slug, session, request.POST.get("back")))
+
+
+@login_required
+@require_POST
+def session_reopen(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
+    """An owner opens a closed session again; the closing and the reopening stay on the session page."""
+    membership, session = _get_session_for_user(request, slug, session_id)
+    if membership.role != Role.OWNER:
+        raise PermissionDenied
+    services.session_reopen(session=session, user=request.user)
+    return redirect(_back_to(slug, session, request.POST.get("back")))
 
 
 @login_required
@@ -426,6 +466,7 @@ def _table_page(
         "form": form,
         "receipt": receipt,
         "can_fix": can_fix,
+        "can_reopen": membership.role == Role.OWNER and not session.is_open,
         "saved": _known_hand(view, request.GET.get("saved")),
         "fixed": _known_hand(view, request.GET.get("fixed")),
         **_game_columns(session.variant),
