@@ -533,7 +533,8 @@ def table(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
         except LedgerError as error:
             _table_error(form, error, view)
         else:
-            return redirect(_table_url(slug, session.pk, saved=write.hand.number))
+            # #next: the page comes back scrolled to the next hand's form, not to the top.
+            return redirect(_table_url(slug, session.pk, saved=write.hand.number) + "#next")
     return _table_page(request, membership, view, form, {"invalid": True}, status=400)
 
 

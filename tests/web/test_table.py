@@ -273,7 +273,7 @@ def test_recording_twice_with_one_key_records_one_hand(owner_client):
     data = {"dealer": "0", "declarer": "0", "bid": "80", "captured": "15", "client_key": "tap-1", "action": "record"}
     first, second = client.post(table, data), client.post(table, data)
     assert first.status_code == second.status_code == 302
-    assert first["Location"] == second["Location"] == table + "?saved=1"
+    assert first["Location"] == second["Location"] == table + "?saved=1#next"
     assert Hand.objects.filter(session=session).count() == 1
 
 
