@@ -26,7 +26,7 @@ from .forms import HandCorrectForm, HandInputForm, HandVoidForm, HistoryFilterFo
 from .ledger import LedgerError
 from .models import Hand, Membership, Player, Role, Session, engine_lang, variant_label
 from .presentation.revisions import revision_lines
-from .presentation.sessions import event_lines
+from .presentation.sessions import event_lines, game_label, standings_note
 from .rules.registry import VARIANTS
 
 RECENT_SESSIONS = 10
@@ -411,7 +411,8 @@ def _table_receipt(session: Session, form: TableHandForm, view: selectors.TableV
             session=session, hand_input=form.cleaned_data["hand"], lang=_lang(), number=number
         )
     except LedgerError as error:
-        if error.code == "field.required" and form.field_for_error(error.field):
+        # A level game's first hand names its declarer (rules/hongxingwu.md): not yet chosen is not an error.
+        if error.code in ("field.required", "declarer.first_hand") and form.field_for_error(error.field):
             group = error.field.split(".")[0].split("[")[0]
             return {"missing": form.group_label(group), "missing_field": form.field_for_error(error.field)}
         message, field = _table_error(form, error, view)
@@ -467,6 +468,7 @@ def _table_page(
         "receipt": receipt,
         "can_fix": can_fix,
         "can_reopen": membership.role == Role.OWNER and not session.is_open,
+        "standings_note": standings_note(view=view, lang=_lang()) if not session.is_open else None,
         "saved": _known_hand(view, request.GET.get("saved")),
         "fixed": _known_hand(view, request.GET.get("fixed")),
         **_game_columns(session.variant),
@@ -475,19 +477,14 @@ def _table_page(
 
 
 def _game_label(variant: str, n: int) -> str:
-    """What the variant's players call a game: a 盘 of 打百分, a round of 标分, a game of the level games."""
-    if variant.startswith("baifen."):
-        return _("Pot %(n)s") % {"n": n}
-    if variant == "biaofen":
-        return _("Round %(n)s") % {"n": n}
-    return _("Game %(n)s") % {"n": n}
+    return game_label(variant, n)
 
 
 def _game_columns(variant: str) -> dict[str, str]:
     """Column heads for a game's totals: a round of 标分, else a game (盘)."""
     if variant == "biaofen":
-        return {"this_game_head": _("This round"), "game_head": _("round")}
-    return {"this_game_head": _("This game"), "game_head": _("game")}
+        return {"this_game_head": _("This round"), "game_head": _("round"), "rounds": True}
+    return {"this_game_head": _("This game"), "game_head": _("game"), "rounds": False}
 
 
 def _known_hand(view: selectors.TableView, value: str | None) -> int | None:

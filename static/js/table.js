@@ -171,7 +171,9 @@
           while (box.firstChild) receipt.appendChild(box.firstChild);
           placeErrors(receipt);
           /* The gist beside the Record button, where the thumb is. */
-          var line = receipt.querySelector(".receipt-summary");
+          /* Only a settled hand: "still to fill in" or a refusal is already in the receipt just above. */
+          var body = receipt.querySelector(".receipt-body");
+          var line = body && body.dataset.state === "ok" ? receipt.querySelector(".receipt-summary") : null;
           if (summary) summary.innerHTML = line ? line.innerHTML : "";
         })
         .catch(function () {
