@@ -182,6 +182,30 @@ class Session(models.Model):
         return variant.unit if variant else ""
 
 
+class SessionEvent(AppendOnly):
+    """A session closed or reopened: who did it and when. Kept for the audit trail, never changed."""
+
+    class Kind(models.TextChoices):
+        CLOSED = "closed", _("closed")
+        REOPENED = "reopened", _("reopened")
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="events", verbose_name=_("session"))
+    kind = models.CharField(_("what"), max_length=10, choices=Kind.choices)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("by"))
+    created_at = models.DateTimeField(_("when"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("session event")
+        verbose_name_plural = _("session events")
+        ordering = ("session", "created_at", "id")
+        constraints = (
+            models.CheckConstraint(condition=Q(kind__in=["closed", "reopened"]), name="session_event_kind_valid"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.session_id} {self.kind}"
+
+
 class SessionSeat(models.Model):
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="seats", verbose_name=_("session"))
     seat = models.PositiveSmallIntegerField(_("seat"))

@@ -14,7 +14,18 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 
 from .ledger import LedgerError, Log, LogEntry, derived_rows, hand_input_ordered, log_load, log_replay
-from .models import Club, GameRow, HandRevision, Membership, Player, Session, SessionSeat, SettlementRow, engine_lang
+from .models import (
+    Club,
+    GameRow,
+    HandRevision,
+    Membership,
+    Player,
+    Session,
+    SessionEvent,
+    SessionSeat,
+    SettlementRow,
+    engine_lang,
+)
 from .rules.base import RedealReason, RulesError
 from .rules.document import document_parse
 from .rules.hongxingwu import kou_shape_entries
@@ -201,6 +212,11 @@ def hand_history(*, session: Session) -> list[RevisionInfo]:
         .order_by("hand__number", "number")
     )
     return [_revision_info(revision) for revision in revisions]
+
+
+def session_events(*, session: Session) -> list[SessionEvent]:
+    """The session's closings and reopenings, oldest first, each with its user (one query)."""
+    return list(SessionEvent.objects.filter(session=session).select_related("user").order_by("created_at", "id"))
 
 
 def session_results(*, session: Session, lang: str = "zh-Hans") -> SessionRecord:

@@ -47,6 +47,7 @@ from .models import (
     Player,
     Role,
     Session,
+    SessionEvent,
     SessionSeat,
     SettlementRow,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "session_export",
     "session_import",
     "session_open",
+    "session_reopen",
 ]
 
 User = AbstractBaseUser | AnonymousUser
@@ -151,6 +153,25 @@ def session_close(*, session: Session, user: User) -> Session:
             session.status = Session.Status.CLOSED
             session.closed_at = timezone.now()
             session.save(update_fields=["status", "closed_at"])
+            SessionEvent.objects.create(
+                session=session, kind=SessionEvent.Kind.CLOSED, user=user, created_at=session.closed_at
+            )
+    return session
+
+
+def session_reopen(*, session: Session, user: User) -> Session:
+    """Open a closed session again for more hands (owners only), kept in the audit trail.
+
+    Reopening an open session changes nothing.
+    """
+    with transaction.atomic():
+        session = _session_lock(session)
+        _require_role(user=user, club_id=session.club_id, roles=frozenset({Role.OWNER}))
+        if not session.is_open:
+            session.status = Session.Status.OPEN
+            session.closed_at = None
+            session.save(update_fields=["status", "closed_at"])
+            SessionEvent.objects.create(session=session, kind=SessionEvent.Kind.REOPENED, user=user)
     return session
 
 

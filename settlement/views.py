@@ -25,6 +25,8 @@ from . import selectors, services
 from .forms import HandCorrectForm, HandInputForm, HandVoidForm, HistoryFilterForm, SessionOpenForm, TableHandForm
 from .ledger import LedgerError
 from .models import Hand, Membership, Player, Role, Session, engine_lang, variant_label
+from .presentation.revisions import revision_lines
+from .presentation.sessions import event_lines, game_label, standings_note
 from .rules.registry import VARIANTS
 
 RECENT_SESSIONS = 10
@@ -215,6 +217,8 @@ def _session_page(request: HttpRequest, membership: Membership, session: Session
         "results": record.results,
         "players": record.players,
         "form": form,
+        "events": event_lines(events=selectors.session_events(session=session), lang=_lang()),
+        "can_reopen": membership.role == Role.OWNER and not session.is_open,
     }
     return render(request, "settlement/session_detail.html", ctx, status=400 if form.errors else 200)
 
@@ -228,13 +232,50 @@ def session_export(request: HttpRequest, slug: str, session_id: int) -> HttpResp
     return response
 
 
+def _back_to(slug: str, session: Session, where: str | None) -> str:
+    """Where a close or reopen returns: the table page (`where="table"`) or the session page."""
+    if where == "table":
+        return _table_url(slug, session.pk)
+    return reverse("session_detail", args=[slug, session.pk])
+
+
+@login_required
+def session_close_confirm(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
+    """Asks once before closing (a page, so it works without JavaScript); its button posts to `session_close`."""
+    membership, session = _get_session_for_user(request, slug, session_id)
+    _require_write(membership)
+    where = "table" if request.GET.get("from") == "table" else "session"
+    if not session.is_open:
+        return redirect(_back_to(slug, session, where))
+    ctx = {
+        "club": membership.club,
+        "membership": membership,
+        "session": session,
+        "hands": selectors.sessions_summarize(sessions=[session])[0].hands,
+        "back": where,
+        "cancel_url": _back_to(slug, session, where),
+    }
+    return render(request, "settlement/session_close.html", ctx)
+
+
 @login_required
 @require_POST
 def session_close(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
     membership, session = _get_session_for_user(request, slug, session_id)
     _require_write(membership)
     services.session_close(session=session, user=request.user)
-    return redirect("session_detail", slug=slug, session_id=session.pk)
+    return redirect(_back_to(slug, session, request.POST.get("back")))
+
+
+@login_required
+@require_POST
+def session_reopen(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
+    """An owner opens a closed session again; the closing and the reopening stay on the session page."""
+    membership, session = _get_session_for_user(request, slug, session_id)
+    if membership.role != Role.OWNER:
+        raise PermissionDenied
+    services.session_reopen(session=session, user=request.user)
+    return redirect(_back_to(slug, session, request.POST.get("back")))
 
 
 @login_required
@@ -279,6 +320,7 @@ def _hand_page(
         "record": record,
         "players": record.players,
         "entry": entry,
+        "history": revision_lines(revisions=entry.revisions, players=record.players, lang=_lang()),
         "correct_form": correct,
         "void_form": void,
     }
@@ -369,7 +411,8 @@ def _table_receipt(session: Session, form: TableHandForm, view: selectors.TableV
             session=session, hand_input=form.cleaned_data["hand"], lang=_lang(), number=number
         )
     except LedgerError as error:
-        if error.code == "field.required" and form.field_for_error(error.field):
+        # A level game's first hand names its declarer (rules/hongxingwu.md): not yet chosen is not an error.
+        if error.code in ("field.required", "declarer.first_hand") and form.field_for_error(error.field):
             group = error.field.split(".")[0].split("[")[0]
             return {"missing": form.group_label(group), "missing_field": form.field_for_error(error.field)}
         message, field = _table_error(form, error, view)
@@ -424,6 +467,8 @@ def _table_page(
         "form": form,
         "receipt": receipt,
         "can_fix": can_fix,
+        "can_reopen": membership.role == Role.OWNER and not session.is_open,
+        "standings_note": standings_note(view=view, lang=_lang()) if not session.is_open else None,
         "saved": _known_hand(view, request.GET.get("saved")),
         "fixed": _known_hand(view, request.GET.get("fixed")),
         **_game_columns(session.variant),
@@ -432,19 +477,14 @@ def _table_page(
 
 
 def _game_label(variant: str, n: int) -> str:
-    """What the variant's players call a game: a 盘 of 打百分, a round of 标分, a game of the level games."""
-    if variant.startswith("baifen."):
-        return _("Pot %(n)s") % {"n": n}
-    if variant == "biaofen":
-        return _("Round %(n)s") % {"n": n}
-    return _("Game %(n)s") % {"n": n}
+    return game_label(variant, n)
 
 
 def _game_columns(variant: str) -> dict[str, str]:
     """Column heads for a game's totals: a round of 标分, else a game (盘)."""
     if variant == "biaofen":
-        return {"this_game_head": _("This round"), "game_head": _("round")}
-    return {"this_game_head": _("This game"), "game_head": _("game")}
+        return {"this_game_head": _("This round"), "game_head": _("round"), "rounds": True}
+    return {"this_game_head": _("This game"), "game_head": _("game"), "rounds": False}
 
 
 def _known_hand(view: selectors.TableView, value: str | None) -> int | None:
@@ -490,7 +530,8 @@ def table(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
         except LedgerError as error:
             _table_error(form, error, view)
         else:
-            return redirect(_table_url(slug, session.pk, saved=write.hand.number))
+            # #next: the page comes back scrolled to the next hand's form, not to the top.
+            return redirect(_table_url(slug, session.pk, saved=write.hand.number) + "#next")
     return _table_page(request, membership, view, form, {"invalid": True}, status=400)
 
 

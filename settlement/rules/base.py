@@ -197,6 +197,7 @@ class Variant:
     hand_fields: frozenset[str]
     has_levels: bool = False
     has_tribute: bool = False
+    deck_points: int = 0  # the point cards of the deck(s): `captured` or the bottom above it is refused first
     defaults: Any  # Callable[[int], Options]: resolved defaults for n players
     presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     new_table: Any  # Callable[[Options, int], Table]

@@ -518,6 +518,7 @@ BIAOFEN = Variant(
     key="biaofen",
     name={"zh-Hans": "标分", "en": "Biaofen (bid-down)"},
     unit="档",
+    deck_points=DECK_POINTS,
     zero_sum=True,
     player_counts=frozenset({3, 4}),
     hand_fields=HAND_FIELDS,

@@ -149,6 +149,17 @@ def hand_parse(raw: Any, *, n: int, variant: Variant, players: int) -> HandInput
     for key in raw:
         if key not in variant.hand_fields:
             raise RulesError("field.unknown", field=key, hand=n, name=key)
+    # A figure over the deck's points is refused as such before its other checks (999 is "over 100",
+    # not "not a multiple of 5"): the same refusal the variant makes after parsing.
+    for key in ("captured", "bottom_points"):
+        value = raw.get(key)
+        if (
+            variant.deck_points
+            and isinstance(value, int)
+            and not isinstance(value, bool)
+            and value > variant.deck_points
+        ):
+            raise RulesError("points.over_deck", field=key, hand=n, value=value, total=variant.deck_points)
     values = {key: HAND_FIELDS[key](raw[key], n, players, key) for key in raw}
     if "redeal" in values:
         allowed = REDEAL_FIELDS if not variant.has_levels else REDEAL_FIELDS - {"dealer"}

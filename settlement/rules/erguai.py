@@ -275,6 +275,7 @@ ERGUAI = Variant(
     key="erguai",
     name={"zh-Hans": "打二鬼", "en": "Erguai (Sichuan friend card)"},
     unit="分",
+    deck_points=DECK_POINTS,
     zero_sum=True,
     player_counts=frozenset({PLAYERS}),
     hand_fields=HAND_FIELDS,

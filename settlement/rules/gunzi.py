@@ -352,10 +352,10 @@ class GunziTable:
 
 MESSAGES: Mapping[str, tuple[str, str]] = {
     "error.tribute.first_hand": (
-        "一局的第一副牌没有进贡，tribute 只能是 normal",
+        "一盘的第一副牌没有进贡，tribute 只能是 normal",
         "a game's first hand has no tribute; tribute must be normal",
     ),
-    "gunzi.tribute.none_first": ("本局第一副：不进贡", "first hand of the game: no tribute"),
+    "gunzi.tribute.none_first": ("本盘第一副：不进贡", "first hand of the game: no tribute"),
     "gunzi.tribute.zero": ("上一副定的进贡：0 张，不进贡", "tribute set by the last hand: 0 cards"),
     "gunzi.tribute.normal": (
         "进贡 {cards} 张：{payer} 号位（上家）付庄家 {declarer} 号位 {amount} 分",
@@ -384,15 +384,15 @@ MESSAGES: Mapping[str, tuple[str, str]] = {
         "干锅: the bottom's jokers ({big} big, {small} small) add no levels and no tribute",
     ),
     "gunzi.special.zero": (
-        "抓分方得 0 分：庄家方各 +{points}，抓分方各 −{points}，本局结束",
+        "抓分方得 0 分：庄家方各 +{points}，抓分方各 −{points}，本盘结束",
         "nothing captured: declaring team +{points} each, capture team −{points} each; the game ends",
     ),
     "gunzi.special.all": (
-        "抓分方得满 300 分：抓分方各 +{points}，庄家方各 −{points}，本局结束",
+        "抓分方得满 300 分：抓分方各 +{points}，庄家方各 −{points}，本盘结束",
         "the capture team has all 300: +{points} each, declaring team −{points} each; the game ends",
     ),
     "gunzi.special.three_big": (
-        "抠出三个大王且得分 ≥ {threshold}：抓分方各 +{points}，庄家方各 −{points}，本局结束",
+        "抠出三个大王且得分 ≥ {threshold}：抓分方各 +{points}，庄家方各 −{points}，本盘结束",
         "three big jokers dug out with {threshold} or more: capture team +{points} each, "
         "declaring team −{points} each; the game ends",
     ),
@@ -413,7 +413,7 @@ MESSAGES: Mapping[str, tuple[str, str]] = {
         "得分 < {threshold} 但抠底（臭抠）：不升级，不计分，底王作废",
         "under {threshold} but the capture team won the last trick (臭抠): no level, no score, buried jokers void",
     ),
-    "gunzi.win": ("{team}升过 {last}：出锅，本局胜", "{team} goes past {last}: wins the game"),
+    "gunzi.win": ("{team}升过 {last}：出锅，本盘胜", "{team} goes past {last}: wins the game"),
     "gunzi.rounding.floor": ("向下取整", "rounded down"),
     "gunzi.rounding.ceil": ("向上取整", "rounded up"),
     "gunzi.next.none": ("下一副不进贡（得分 {s}，无底王）", "next tribute: none (points {s}, no jokers)"),
@@ -447,6 +447,7 @@ GUNZI = Variant(
     key="gunzi",
     name={"zh-Hans": "打滚子（大连）", "en": "Gunzi (Dalian)"},
     unit="分",
+    deck_points=DECK_POINTS,
     zero_sum=True,
     player_counts=frozenset({4}),
     hand_fields=GUNZI_FIELDS,

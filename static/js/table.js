@@ -130,18 +130,27 @@
       });
     });
 
+    /* Errors the server put on the page (a refused Record, a fix or void without a reason) stay until
+       the field they name is touched: the preview knows nothing of the reason or of what was refused. */
+    form.querySelectorAll(".field-error").forEach(function (slot) {
+      if (slot.textContent.trim()) slot.dataset.server = "1";
+    });
+    var serverErrors = form.querySelector(".field-error[data-server]") !== null ||
+      document.querySelector(".banner[role=alert]") !== null;
+
     /* The receipt: ask the server (the rules engine) as the fields change; nothing is saved. */
     var timer = null;
     var asked = 0;
     function placeErrors(fragment) {
       form.querySelectorAll(".field-error").forEach(function (slot) {
+        if (slot.dataset.server) return;
         slot.textContent = "";
         var fieldset = slot.closest("fieldset");
         if (fieldset) fieldset.classList.remove("has-error");
       });
       fragment.querySelectorAll(".receipt-errors li").forEach(function (item) {
         var slot = form.querySelector('.field-error[data-error-for~="' + item.dataset.field + '"]');
-        if (!slot) return;
+        if (!slot || slot.dataset.server) return;
         slot.textContent = item.textContent;
         var fieldset = slot.closest("fieldset");
         if (fieldset) fieldset.classList.add("has-error");
@@ -162,14 +171,22 @@
           while (box.firstChild) receipt.appendChild(box.firstChild);
           placeErrors(receipt);
           /* The gist beside the Record button, where the thumb is. */
-          var line = receipt.querySelector(".receipt-summary");
+          /* Only a settled hand: "still to fill in" or a refusal is already in the receipt just above. */
+          var body = receipt.querySelector(".receipt-body");
+          var line = body && body.dataset.state === "ok" ? receipt.querySelector(".receipt-summary") : null;
           if (summary) summary.innerHTML = line ? line.innerHTML : "";
         })
         .catch(function () {
           /* offline: the receipt waits for the next change */
         });
     }
-    function changed() {
+    function changed(event) {
+      var fieldset = event && event.target && event.target.closest ? event.target.closest("fieldset") : null;
+      if (fieldset) {
+        fieldset.querySelectorAll(".field-error[data-server]").forEach(function (slot) {
+          delete slot.dataset.server;
+        });
+      }
       limitBids();
       showApplicable();
       clearTimeout(timer);
@@ -179,7 +196,22 @@
     form.addEventListener("input", changed);
     limitBids();
     showApplicable();
-    preview();
+    /* A page that comes back with the server's refusal shows that receipt; the preview starts at the next change. */
+    if (!serverErrors) preview();
+
+    /* After Record the page comes back at the next hand (#next): its first field takes the focus,
+       so the scorekeeper goes on typing; the anchor has already scrolled it into view. */
+    function focusFirst() {
+      var first = form.querySelector(".played > fieldset:not([hidden])");
+      var target = first && (first.querySelector("input:checked:not(:disabled)") ||
+        first.querySelector("input:not([type=hidden]):not(:disabled)"));
+      if (target) target.focus({ preventScroll: true });
+    }
+    if (window.location.hash === "#next" && !serverErrors) {
+      /* After the browser has scrolled to the fragment, which would otherwise take the focus back. */
+      if (document.readyState === "complete") setTimeout(focusFirst, 0);
+      else window.addEventListener("load", function () { setTimeout(focusFirst, 0); });
+    }
 
     /* Record once: a second tap while saving does nothing, and a dropped connection keeps the page
        (and its key) so tapping again records the hand once. */
@@ -200,7 +232,8 @@
       fetch(form.getAttribute("action"), { method: "POST", body: data, credentials: "same-origin" })
         .then(function (response) {
           if (response.redirected) {
-            window.location.replace(response.url);
+            /* fetch drops the redirect's fragment: put back the anchor of the next hand. */
+            window.location.replace(response.url.indexOf("#") < 0 ? response.url + "#next" : response.url);
             return;
           }
           /* Refused: post the form itself, so the page shows why (the same key records nothing twice). */

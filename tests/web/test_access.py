@@ -45,6 +45,7 @@ READS = [
 WRITES = [
     ("session_new", lambda o, t: {"slug": t["club"].slug}),
     ("session_close", lambda o, t: {"slug": o["club"].slug, "session_id": t["session"].pk}),
+    ("session_reopen", lambda o, t: {"slug": o["club"].slug, "session_id": t["session"].pk}),
     ("hand_new", lambda o, t: {"slug": o["club"].slug, "session_id": t["session"].pk}),
     ("hand_correct", lambda o, t: {"slug": o["club"].slug, "session_id": t["session"].pk, "number": 1}),
     ("hand_void", lambda o, t: {"slug": o["club"].slug, "session_id": t["session"].pk, "number": 1}),
@@ -55,6 +56,8 @@ POSTS = {
     "hand_correct": {"hand": '{"declarer": 1, "bid": 85, "captured": 25}', "reason": "r"},
     "hand_void": {"reason": "r"},
     "session_close": {},
+    "session_reopen": {},
+    "session_close_confirm": {},
     "session_new": {},
 }
 
@@ -90,6 +93,8 @@ VIEWER_WRITES = [
     ("session_new", "get", lambda o: {"slug": o["club"].slug}),
     ("session_new", "post", lambda o: {"slug": o["club"].slug}),
     ("session_close", "post", lambda o: {"slug": o["club"].slug, "session_id": o["session"].pk}),
+    ("session_close_confirm", "get", lambda o: {"slug": o["club"].slug, "session_id": o["session"].pk}),
+    ("session_reopen", "post", lambda o: {"slug": o["club"].slug, "session_id": o["session"].pk}),
     ("hand_new", "post", lambda o: {"slug": o["club"].slug, "session_id": o["session"].pk}),
     ("hand_correct", "post", lambda o: {"slug": o["club"].slug, "session_id": o["session"].pk, "number": 1}),
     ("hand_void", "post", lambda o: {"slug": o["club"].slug, "session_id": o["session"].pk, "number": 1}),

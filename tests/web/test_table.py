@@ -273,7 +273,7 @@ def test_recording_twice_with_one_key_records_one_hand(owner_client):
     data = {"dealer": "0", "declarer": "0", "bid": "80", "captured": "15", "client_key": "tap-1", "action": "record"}
     first, second = client.post(table, data), client.post(table, data)
     assert first.status_code == second.status_code == 302
-    assert first["Location"] == second["Location"] == table + "?saved=1"
+    assert first["Location"] == second["Location"] == table + "?saved=1#next"
     assert Hand.objects.filter(session=session).count() == 1
 
 
@@ -332,7 +332,7 @@ def test_after_saving_the_page_shows_game_and_session_totals_games_won_and_recei
     page = client.get(_url("table", session) + "?saved=5").content.decode()
     # Hand 5 (A makes 100 clean, +300) wins 盘 2 for A at once, so 盘 3 starts at 0 : 0.
     # Session: A 15 + 300 = 315, B 230 + 0; one 盘 each.
-    assert "Hand 5 recorded." in page and "Pot 2 is over" in page and "Pot 3" in page
+    assert "Hand 5 recorded." in page and "Game 2 is over" in page and "Game 3" in page and "Pot " not in page
     assert _board(page) == [["甲·丙", "0", "+315", "1"], ["乙·丁", "0", "+230", "1"]]
     assert "bid 100, nothing captured: made" in page  # the newest hand's receipt
     assert page.count('<article class="hand') == 5
@@ -492,5 +492,5 @@ def test_a_correction_that_a_later_hand_no_longer_passes_is_refused_naming_that_
     data = {"declarer": "0", "captured": "0", "reason": "记错了", "action": "correct"}
     response = client.post(_url("table_fix", session, number=1), data)
     page = response.content.decode()
-    assert response.status_code == 400 and "第 2 局：一局的第一副牌必须填庄家" in page
+    assert response.status_code == 400 and "第 2 局：一盘的第一副牌必须填庄家" in page
     assert HandRevision.objects.filter(hand__number=1).count() == 1

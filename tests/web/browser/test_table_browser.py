@@ -41,7 +41,7 @@ def _enter(page, receipt, **fields):
 
 def _record(page, number):
     page.click("button.record")
-    page.wait_for_url(re.compile(rf"/table/\?saved={number}$"))
+    page.wait_for_url(re.compile(rf"/table/\?saved={number}#next$"))
 
 
 def _board(page):
@@ -190,12 +190,12 @@ def test_a_tap_whose_answer_was_lost_and_a_second_tap_record_one_hand(new_page, 
     expect(page.locator(".submit-status")).to_contain_text("只会记一次")
     assert Hand.objects.filter(session=session).count() == 1
     page.click("button.record")  # the same form, the same key
-    page.wait_for_url(re.compile(r"\?saved=1$"))
+    page.wait_for_url(re.compile(r"\?saved=1#next$"))
     page.unroute(re.compile(r"/table/$"))
     # A double tap on the next hand: the second tap is ignored while the first is saving.
     _enter(page, "叫分 85 + 抓分 20", declarer=1, bid=85, captured=20)
     page.dblclick("button.record")
-    page.wait_for_url(re.compile(r"\?saved=2$"))
+    page.wait_for_url(re.compile(r"\?saved=2#next$"))
     assert Hand.objects.filter(session=session).count() == 2
     assert page.locator("article.hand").count() == 2
 
@@ -248,5 +248,5 @@ def test_without_javascript_preview_and_record_post_the_form(new_page, live_serv
     page.click("button.preview-button")
     expect(page.locator("#receipt")).to_contain_text("bid 85 + captured 20 = 105 > 100: broken")
     page.click("button.record")
-    page.wait_for_url(re.compile(r"\?saved=1$"))
+    page.wait_for_url(re.compile(r"\?saved=1#next$"))
     assert Hand.objects.filter(session=session).count() == 1
