@@ -133,3 +133,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
+
+# --- Input limits (issue 10) ---
+# The most hands one session may hold, and one import may bring (void hands count).
+BAIFEN_MAX_HANDS = env_int("BAIFEN_MAX_HANDS", 2000)
