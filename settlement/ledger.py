@@ -40,6 +40,7 @@ LEDGER_MESSAGES: Mapping[str, Any] = {
     "value.too_deep": _("nested too deep: at most {limit} levels of lists and objects"),
     "value.bad_character": _("contains a character that cannot be stored (a control character or a lone surrogate)"),
     "session.too_many_hands": _("a session can have at most {limit} hands"),
+    "body.too_large": _("the request body is larger than {limit} bytes"),
     "log.unreadable": _("the hand log no longer replays: {detail}"),
 }
 
