@@ -265,3 +265,7 @@ LOGGING = {
         "axes": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
     },
 }
+
+# --- Input limits (issue 10) ---
+# The most hands one session may hold, and one import may bring (void hands count).
+BAIFEN_MAX_HANDS = env_int("BAIFEN_MAX_HANDS", 2000)

@@ -27,7 +27,8 @@ from .rules.session import SessionResult, results_document, session_replay
 LEDGER_MESSAGES: Mapping[str, Any] = {
     "session.closed": _("the session is closed"),
     "client_key.reused": _("this key was already used for a different hand (hand {number})"),
-    "client_key.invalid": _("the client key must be at most 64 characters"),
+    "client_key.reused:session": _("this key was already used for a different import (session {number})"),
+    "client_key.invalid": _("the client key must be at most 64 characters, without control characters"),
     "hand.not_found": _("there is no hand {number} in this session"),
     "hand.already_void": _("hand {number} is already void"),
     "hand.unchanged": _("the correction is the same as the current entry"),
@@ -38,6 +39,10 @@ LEDGER_MESSAGES: Mapping[str, Any] = {
     "player.name_too_long": _("a player's name can have at most {limit} characters"),
     "value.not_json": _("must be plain JSON (objects, lists, text, numbers, true/false, null)"),
     "value.too_long": _("at most {limit} characters"),
+    "value.too_deep": _("nested too deep: at most {limit} levels of lists and objects"),
+    "value.bad_character": _("contains a character that cannot be stored (a control character or a lone surrogate)"),
+    "session.too_many_hands": _("a session can have at most {limit} hands"),
+    "body.too_large": _("the request body is larger than {limit} bytes"),
     "log.unreadable": _("the hand log no longer replays: {detail}"),
     "club.exists": _("there is already a club with the slug {slug}"),
     "document.invalid": _("this is not a club export: {detail}"),
@@ -78,7 +83,9 @@ class LedgerError(Exception):
     def message(self, lang: str = "zh-Hans") -> str:
         if self.rules_error is not None:
             return self.rules_error.message(engine_lang(lang))
-        template = LEDGER_MESSAGES.get(self.code, self.code)
+        # A code used for more than one subject has a text per subject (`client_key.reused:session`).
+        key = f"{self.code}:{self.params['subject']}" if "subject" in self.params else self.code
+        template = LEDGER_MESSAGES.get(key) or LEDGER_MESSAGES.get(self.code, self.code)
         with translation.override(django_lang(lang)):
             text = str(template)
         try:

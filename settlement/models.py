@@ -145,6 +145,8 @@ class Session(models.Model):
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
     # The key of the form (or request) that opened it: a resubmit of the same form is the same session.
     client_key = models.CharField(_("client key"), max_length=64, blank=True, default="")
+    # An import's request under that key, hashed: a retry must carry the same one.
+    client_digest = models.CharField(_("client request digest"), max_length=64, blank=True, default="")
 
     class Meta:
         verbose_name = _("session")

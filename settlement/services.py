@@ -15,11 +15,13 @@ a user without a writing role in the club gets `PermissionDenied`.
 from __future__ import annotations
 
 import datetime
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
@@ -56,10 +58,12 @@ from .rules.document import document_parse
 from .rules.options import options_dump, options_resolve
 from .rules.registry import VARIANTS
 from .rules.session import session_replay
+from .values import json_clean, name_clean, name_key, text_bad, text_clean
 
 __all__ = [
     "HandWrite",
     "LedgerError",
+    "SessionWrite",
     "club_export",
     "club_import",
     "hand_correct",
@@ -79,6 +83,14 @@ User = AbstractBaseUser | AnonymousUser
 CLIENT_KEY_MAX = 64
 PLAYER_NAME_MAX = Player._meta.get_field("name").max_length or 60
 VENUE_MAX = Session._meta.get_field("venue").max_length or 100
+REASON_MAX = 500  # as the web forms' reason field
+# Fields a hand may leave for the table's state to fill in; once played they are stored (see `_facts_stored`).
+FACT_FIELDS = frozenset({"dealer", "declarer"})
+
+
+def hands_max() -> int:
+    """The most hands a session may hold (setting `BAIFEN_MAX_HANDS`), void ones included."""
+    return int(getattr(settings, "BAIFEN_MAX_HANDS", 2000))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -87,6 +99,14 @@ class HandWrite:
 
     hand: Hand
     revision: HandRevision
+    created: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class SessionWrite:
+    """A session after an import: whether this call created it (False: a retry under the same key)."""
+
+    session: Session
     created: bool
 
 
@@ -123,8 +143,9 @@ def session_open(
         if len(players) not in rules.player_counts:
             counts = " / ".join(str(c) for c in sorted(rules.player_counts))
             raise LedgerError.from_rules(RulesError("players.count", field="players", counts=counts))
+        overrides = json_clean(dict(options_overrides or {}), field="options", prefix="options")
         try:
-            options = options_resolve(rules.defaults(len(players)), dict(options_overrides or {}))
+            options = options_resolve(rules.defaults(len(players)), overrides)
         except RulesError as error:
             raise LedgerError.from_rules(error) from error
         venue = _venue_clean(venue)
@@ -175,15 +196,35 @@ def session_reopen(*, session: Session, user: User) -> Session:
     return session
 
 
-def session_import(*, club: Club, user: User, document: Any, close: bool = True) -> Session:
+def session_import(*, club: Club, user: User, document: Any, close: bool = True, client_key: str = "") -> SessionWrite:
     """A whole session document into the club, all or nothing; `date` and `venue` kept.
 
     Names are matched to the club's players, guests created for new names. The
-    session is closed (a past sitting) unless `close=False`.
+    session is closed (a past sitting) unless `close=False`. Each hand is
+    stored with the facts the table's state filled in (`_facts_stored`).
+    `client_key` makes a retry safe: the same key with the same document (and
+    `close`) returns the session imported the first time (`created=False`);
+    with anything else it is refused (`client_key.reused`). A document of
+    more than `BAIFEN_MAX_HANDS` hands is refused before any hand is played.
     """
+    document = json_clean(document, field="document")
+    client_key = _client_key_clean(client_key)
+    digest = _import_digest(document, close=close) if client_key else ""
     with transaction.atomic():
         _require_role(user=user, club_id=club.pk, roles=WRITE_ROLES)
-        document = _json_clean(document, field="document")
+        if client_key:
+            existing = Session.objects.filter(club=club, client_key=client_key).first()
+            if existing is not None:
+                if existing.client_digest != digest:
+                    raise LedgerError("client_key.reused", field="client_key", subject="session", number=existing.pk)
+                return SessionWrite(session=existing, created=False)
+        if isinstance(document, dict) and isinstance(document.get("hands"), list):
+            _hands_limit(len(document["hands"]))
+        if isinstance(document, dict) and isinstance(document.get("players"), list):
+            # The names' own refusals (and look-alikes) before the rules play a single hand.
+            document = {**document, "players": _names_clean(document["players"])}
+        if isinstance(document, dict) and isinstance(document.get("venue"), str):
+            document = {**document, "venue": _venue_clean(document["venue"])}
         try:
             doc = document_parse(document, variants=VARIANTS)
             result = session_replay(doc)
@@ -191,23 +232,27 @@ def session_import(*, club: Club, user: User, document: Any, close: bool = True)
             # Imported hands are numbered as in the document: no void hands yet.
             raise LedgerError.from_rules(error) from error
         date = _date_parse(doc.date)
-        venue = _venue_clean(doc.venue or "")
         seated = _players_resolve(club=club, players=list(doc.players))
         now = timezone.now()
         session = Session.objects.create(
             club=club,
             date=date,
-            venue=venue,
+            venue=doc.venue or "",
             variant=doc.variant.key,
             options=options_dump(doc.options),
             status=Session.Status.CLOSED if close else Session.Status.OPEN,
             closed_at=now if close else None,
             created_by=user,
+            client_key=client_key,
+            client_digest=digest,
         )
         SessionSeat.objects.bulk_create(
             SessionSeat(session=session, seat=seat, player=player) for seat, player in enumerate(seated)
         )
-        inputs = document["hands"]
+        inputs = [
+            _facts_stored(hand_input, played.facts)
+            for hand_input, played in zip(document["hands"], result.hands, strict=True)
+        ]
         hands = Hand.objects.bulk_create(
             Hand(session=session, number=number, created_at=now) for number in range(1, len(inputs) + 1)
         )
@@ -223,7 +268,7 @@ def session_import(*, club: Club, user: User, document: Any, close: bool = True)
             hand_ids={hand.number: hand.pk for hand in hands},
             from_number=1,
         )
-    return session
+    return SessionWrite(session=session, created=True)
 
 
 def session_export(*, session: Session) -> dict[str, Any]:
@@ -443,9 +488,10 @@ def hand_preview(
     correction's preview). Returns the whole results document in `lang`, hands
     numbered as in the ledger; raises `LedgerError` when the rules refuse it.
     """
-    hand_input = _json_clean(hand_input, field="hand")
+    hand_input = json_clean(hand_input, field="hand")
     log = log_load(session=session)
     if number is None:
+        _hands_limit(len(log.entries) + 1)
         hands = [*log.hands(), (log.next_number, hand_input)]
     else:
         if log.entry(number) is None:
@@ -462,7 +508,7 @@ def hand_record(*, session: Session, user: User, hand_input: Any, client_key: st
     recorded the first time (`created=False`) and writes nothing; the same key
     with a different input is refused (`client_key.reused`).
     """
-    hand_input = _json_clean(hand_input, field="hand")
+    hand_input = json_clean(hand_input, field="hand")
     client_key = _client_key_clean(client_key)
     with transaction.atomic():
         session = _session_lock(session)
@@ -474,10 +520,12 @@ def hand_record(*, session: Session, user: User, hand_input: Any, client_key: st
         if not session.is_open:
             raise LedgerError("session.closed", field="session")
         log = log_load(session=session)
+        _hands_limit(len(log.entries) + 1)
         number = log.next_number
         replay = log_replay(session=session, players=log.players, hands=[*log.hands(), (number, hand_input)])
+        stored = _facts_stored(hand_input, replay.result.hands[-1].facts)
         hand = Hand.objects.create(session=session, number=number, client_key=client_key)
-        revision = HandRevision.objects.create(hand=hand, number=1, input=hand_input, author=user)
+        revision = HandRevision.objects.create(hand=hand, number=1, input=stored, author=user)
         _derived_rebuild(
             session=session,
             players=log.players,
@@ -500,7 +548,7 @@ def hand_correct(
     moved on since, it is refused (`hand.stale`) — unless the newer revision is
     this very correction arriving again (a retry), which returns it.
     """
-    hand_input = _json_clean(hand_input, field="hand")
+    hand_input = json_clean(hand_input, field="hand")
     reason = _reason_clean(reason)
     with transaction.atomic():
         session = _session_lock(session)
@@ -512,11 +560,12 @@ def hand_correct(
         repeat = _revision_check(entry=entry, revision=revision, user=user, hand_input=hand_input, reason=reason)
         if repeat is not None:
             return repeat
-        if not entry.is_void and entry.current.input == hand_input:
-            raise LedgerError("hand.unchanged", field="hand", hand=number)
         replay = log_replay(session=session, players=log.players, hands=log.hands(replace={number: hand_input}))
+        stored = _facts_stored(hand_input, replay.result.hands[replay.numbers.index(number)].facts)
+        if not entry.is_void and entry.current.input == stored:
+            raise LedgerError("hand.unchanged", field="hand", hand=number)
         revision = HandRevision.objects.create(
-            hand=entry.hand, number=entry.current.number + 1, input=hand_input, reason=reason, author=user
+            hand=entry.hand, number=entry.current.number + 1, input=stored, reason=reason, author=user
         )
         _derived_rebuild(session=session, players=log.players, replay=replay, hand_ids=log.hand_ids, from_number=number)
     return HandWrite(hand=entry.hand, revision=revision, created=False)
@@ -570,7 +619,7 @@ def _revision_check(
         and current.author_id == user.pk
         and current.reason == reason
         and current.is_void == (hand_input is None)
-        and current.input == hand_input
+        and _same_entry(stored=current.input, entered=hand_input)
     ):
         return HandWrite(hand=entry.hand, revision=current, created=False)
     raise LedgerError("hand.stale", field="revision", hand=entry.number, number=entry.number, current=current.number)
@@ -578,9 +627,43 @@ def _revision_check(
 
 def _record_repeat(*, hand: Hand, hand_input: Any) -> HandWrite:
     revisions = list(hand.revisions.order_by("number"))
-    if revisions[0].input != hand_input:
+    if not _same_entry(stored=revisions[0].input, entered=hand_input):
         raise LedgerError("client_key.reused", field="client_key", hand=hand.number, number=hand.number)
     return HandWrite(hand=hand, revision=revisions[-1], created=False)
+
+
+def _facts_stored(hand_input: Any, facts: Mapping[str, Any]) -> Any:
+    """The hand as stored: as entered, plus the facts of play the table's state filled in.
+
+    Who dealt (头家), or in the level games who declared, is a fact once the
+    hand is played: stored with the hand, a later void or correction of an
+    earlier hand replays it as it was instead of working it out again (the
+    engine says what it filled in: `rules.session.hand_facts`).
+    """
+    if not facts or not isinstance(hand_input, dict):
+        return hand_input
+    return {**hand_input, **facts}
+
+
+def _same_entry(*, stored: Any, entered: Any) -> bool:
+    """Whether `entered` is the entry that was stored: equal, or equal but for facts the table filled in."""
+    if stored == entered:
+        return True
+    if not isinstance(stored, dict) or not isinstance(entered, dict):
+        return False
+    return {k: v for k, v in stored.items() if k in entered or k not in FACT_FIELDS} == entered
+
+
+def _hands_limit(count: int) -> None:
+    limit = hands_max()
+    if count > limit:
+        raise LedgerError("session.too_many_hands", field="hands", limit=limit)
+
+
+def _import_digest(document: Any, *, close: bool) -> str:
+    """What tells a retried import from another one under the same key: a hash of the canonical request."""
+    canonical = json.dumps({"document": document, "close": close}, ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def _derived_rebuild(
@@ -631,57 +714,88 @@ def _require_revisable(*, user: User, session: Session) -> str:
 
 
 def _players_resolve(*, club: Club, players: Sequence[Player | str]) -> list[Player]:
-    """Players by seat: club players as given, names matched to the club's players, guests made for new names."""
+    """Players by seat: club players as given, names matched to the club's players, guests made for new names.
+
+    A name is cleaned first (`_names_clean`). It matches the club player of the
+    same name, else the one club player whose name looks the same (`name_key`:
+    `ａｌｉｃｅ` finds `Alice`), else a new guest is made under the name as given.
+    """
     names: list[str] = []
     for i, player in enumerate(players):
         if isinstance(player, Player):
             if player.club_id != club.pk:
                 raise LedgerError("player.other_club", field=f"players[{i}]")
             names.append(player.name)
-            continue
-        if not isinstance(player, str) or not player.strip():
-            raise LedgerError.from_rules(RulesError("players.name", field=f"players[{i}]"))
-        if len(player.strip()) > PLAYER_NAME_MAX:
-            raise LedgerError("player.name_too_long", field=f"players[{i}]", limit=PLAYER_NAME_MAX)
-        names.append(player.strip())
-    if len(set(names)) != len(names):
-        raise LedgerError.from_rules(RulesError("players.duplicate", field="players"))
-    # ignore_conflicts: a guest of that name created meanwhile by another session is the same player.
-    known = set(Player.objects.filter(club=club, name__in=names).values_list("name", flat=True))
-    new = [Player(club=club, name=name, is_guest=True) for name in names if name not in known]
+        else:
+            names.append(player)  # type: ignore[arg-type] # checked by _names_clean
+    names = _names_clean(names, given=[isinstance(player, Player) for player in players])
+    club_players = list(Player.objects.filter(club=club))
+    exact = {player.name: player for player in club_players}
+    alike: dict[str, list[Player]] = {}
+    for player in club_players:
+        alike.setdefault(name_key(player.name), []).append(player)
+    seated: list[Player | None] = []
+    for name in names:
+        found = exact.get(name)
+        if found is None and len(alike.get(name_key(name), [])) == 1:
+            found = alike[name_key(name)][0]
+        seated.append(found)
+    new = [name for name, player in zip(names, seated, strict=True) if player is None]
     if new:
-        Player.objects.bulk_create(new, ignore_conflicts=True)
-    by_name = {player.name: player for player in Player.objects.filter(club=club, name__in=names)}
-    return [by_name[name] for name in names]
+        # ignore_conflicts: a guest of that name created meanwhile by another session is the same player.
+        Player.objects.bulk_create([Player(club=club, name=name, is_guest=True) for name in new], ignore_conflicts=True)
+        made = {player.name: player for player in Player.objects.filter(club=club, name__in=new)}
+        seated = [player if player is not None else made[name] for name, player in zip(names, seated, strict=True)]
+    result = [player for player in seated if player is not None]
+    if len({player.pk for player in result}) != len(result):
+        raise LedgerError.from_rules(RulesError("players.duplicate", field="players"))
+    return result
+
+
+def _names_clean(names: Sequence[Any], given: Sequence[bool] | None = None) -> list[str]:
+    """Players' names, cleaned (`values.name_clean`), none empty, no two alike (the same `name_key`).
+
+    `given[i]` marks a club player passed as such: its stored name is taken as it is.
+    """
+    cleaned: list[str] = []
+    for i, name in enumerate(names):
+        if given is not None and given[i]:
+            cleaned.append(name)
+            continue
+        if not isinstance(name, str):
+            raise LedgerError.from_rules(RulesError("players.name", field=f"players[{i}]"))
+        name = name_clean(name, field=f"players[{i}]", limit=PLAYER_NAME_MAX, too_long="player.name_too_long")
+        if not name:
+            raise LedgerError.from_rules(RulesError("players.name", field=f"players[{i}]"))
+        cleaned.append(name)
+    keys = [name_key(name) for name in cleaned]
+    for i, key in enumerate(keys):
+        if key in keys[:i]:
+            raise LedgerError.from_rules(RulesError("players.duplicate", field="players"))
+    return cleaned
 
 
 def _client_key_clean(client_key: str) -> str:
-    client_key = (client_key or "").strip() if isinstance(client_key, str) else ""
+    client_key = client_key or ""
+    if not isinstance(client_key, str) or text_bad(client_key):
+        raise LedgerError("client_key.invalid", field="client_key")
+    client_key = client_key.strip()
     if len(client_key) > CLIENT_KEY_MAX:
         raise LedgerError("client_key.invalid", field="client_key")
     return client_key
 
 
-def _json_clean(value: Any, *, field: str) -> Any:
-    """A JSON round trip: what is stored is what is compared (tuples become lists, …)."""
-    try:
-        return json.loads(json.dumps(value, ensure_ascii=False, allow_nan=False))
-    except (TypeError, ValueError):
-        raise LedgerError("value.not_json", field=field) from None
-
-
 def _reason_clean(reason: str) -> str:
-    reason = (reason or "").strip() if isinstance(reason, str) else ""
+    reason = text_clean(reason, field="reason", limit=REASON_MAX)
     if not reason:
         raise LedgerError("reason.required", field="reason")
     return reason
 
 
 def _venue_clean(venue: str) -> str:
-    venue = (venue or "").strip()
-    if len(venue) > VENUE_MAX:
-        raise LedgerError("value.too_long", field="venue", limit=VENUE_MAX)
-    return venue
+    if not isinstance(venue, str):
+        raise LedgerError.from_rules(RulesError("value.not_text", field="venue"))
+    return name_clean(venue, field="venue", limit=VENUE_MAX)
 
 
 def _date_parse(value: str | None) -> datetime.date:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
@@ -32,6 +34,7 @@ LEDGER_STATUS = {
     "hand.already_void": status.HTTP_409_CONFLICT,
     "hand.stale": status.HTTP_409_CONFLICT,
     "log.unreadable": status.HTTP_409_CONFLICT,
+    "body.too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
 }
 
 
@@ -50,6 +53,8 @@ def ledger_status(error: LedgerError) -> int:
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's exception handler, answering every known error in the one shape; anything else stays a 500."""
+    if isinstance(exc, RequestDataTooBig):
+        exc = LedgerError("body.too_large", field="body", limit=settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
     if isinstance(exc, LedgerError):
         body = error_body(code=exc.code, hand=exc.hand, field=exc.field, message=exc.message(get_language() or ""))
         return _respond(context, body, ledger_status(exc))

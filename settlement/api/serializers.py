@@ -93,12 +93,12 @@ REVISION_HELP = (
 
 class HandCorrectSerializer(serializers.Serializer):
     hand = HandInputSerializer(help_text="the corrected hand, whole")
-    reason = serializers.CharField(help_text="why (kept in the hand's history)")
+    reason = serializers.CharField(max_length=500, help_text="why (kept in the hand's history)")
     revision = serializers.IntegerField(min_value=1, required=False, help_text=REVISION_HELP)
 
 
 class HandVoidSerializer(serializers.Serializer):
-    reason = serializers.CharField(help_text="why (kept in the hand's history)")
+    reason = serializers.CharField(max_length=500, help_text="why (kept in the hand's history)")
     revision = serializers.IntegerField(min_value=1, required=False, help_text=REVISION_HELP)
 
 

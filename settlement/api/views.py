@@ -9,7 +9,8 @@ scheme. Refusals raise and are answered in one shape by `errors.py`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from django.utils.translation import get_language
@@ -111,6 +112,24 @@ def _lang() -> str:
     return get_language() or "zh-hans"
 
 
+def _idempotency_key(request: Request) -> str:
+    key = request.headers.get(IDEMPOTENCY_HEADER, "")
+    if "\x00" in key:
+        nul_refuse(IDEMPOTENCY_HEADER)
+    return key
+
+
+@contextmanager
+def _key_errors() -> Iterator[None]:
+    """The services' `client_key` is the `Idempotency-Key` header here: refusals name it."""
+    try:
+        yield
+    except LedgerError as error:
+        if error.field == "client_key":
+            error.field = IDEMPOTENCY_HEADER
+        raise
+
+
 def _object_body(request: Request) -> dict[str, Any]:
     if not isinstance(request.data, dict):
         raise NotAnObject
@@ -204,9 +223,26 @@ def club_players(request: Request, slug: str) -> Response:
     description=(
         "The document's players are matched to the club's by name (a new name becomes a guest). "
         "A refusal names the hand (1-based) and the field and imports nothing. "
-        "The session is closed unless `close=false`."
+        "The session is closed unless `close=false`. "
+        f"With an `{IDEMPOTENCY_HEADER}` header a retry is safe: the same key, document and `close` give the "
+        "session imported the first time (`Idempotent-Replayed: true`); the same key with another is a 409."
     ),
-    parameters=[s.ImportQuerySerializer],
+    parameters=[
+        s.ImportQuerySerializer,
+        OpenApiParameter(
+            IDEMPOTENCY_HEADER,
+            {"type": "string", "maxLength": 64},
+            OpenApiParameter.HEADER,
+            description="a key the client makes for this import, at most 64 characters",
+        ),
+        OpenApiParameter(
+            "Idempotent-Replayed",
+            OpenApiTypes.STR,
+            OpenApiParameter.HEADER,
+            response=[201],
+            description="`true` when the session had been imported already with this key",
+        ),
+    ],
     request=s.SessionDocumentSerializer,
     examples=[OpenApiExample("本溪, two hands", value=DOCUMENT_EXAMPLE, request_only=True)],
     responses={201: s.SessionResultsSerializer, **WRITE_ERRORS},
@@ -218,10 +254,16 @@ def club_sessions(request: Request, slug: str) -> Response:
     if request.method == "POST":
         _require_write(membership)
         close = _query(s.ImportQuerySerializer(data=request.query_params))["close"]
-        session = services.session_import(club=club, user=request.user, document=request.data, close=close)
+        with _key_errors():
+            write = services.session_import(
+                club=club, user=request.user, document=request.data, close=close, client_key=_idempotency_key(request)
+            )
+        session = write.session
         session.club = club
-        location = reverse("api_session_detail", args=[session.pk], request=request)
-        return Response(_session_results(session), status=status.HTTP_201_CREATED, headers={"Location": location})
+        headers = {"Location": reverse("api_session_detail", args=[session.pk], request=request)}
+        if not write.created:
+            headers["Idempotent-Replayed"] = "true"
+        return Response(_session_results(session), status=status.HTTP_201_CREATED, headers=headers)
 
     filters = _query(s.SessionFilterSerializer(data=request.query_params, club=club))
     offset, limit = filters.pop("offset"), filters.pop("limit")
@@ -298,15 +340,10 @@ def session_export(request: Request, session_id: int) -> Response:
 def hand_record(request: Request, session_id: int) -> Response:
     membership, session = _get_session_for_user(request, session_id)
     _require_write(membership)
-    key = request.headers.get(IDEMPOTENCY_HEADER, "")
-    if "\x00" in key:
-        nul_refuse(IDEMPOTENCY_HEADER)
-    try:
-        write = services.hand_record(session=session, user=request.user, hand_input=request.data, client_key=key)
-    except LedgerError as error:
-        if error.field == "client_key":
-            error.field = IDEMPOTENCY_HEADER
-        raise
+    with _key_errors():
+        write = services.hand_record(
+            session=session, user=request.user, hand_input=request.data, client_key=_idempotency_key(request)
+        )
     headers = {} if write.created else {"Idempotent-Replayed": "true"}
     return Response(_hand_body(session, write.hand.number), status=status.HTTP_201_CREATED, headers=headers)
 

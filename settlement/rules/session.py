@@ -7,12 +7,24 @@ results document that `manage.py settle` prints.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from .base import Context, Deltas, GameEndHow, HandResult, HandStatus, Lang, Msg, Seat, check_zero_sum
+from .base import (
+    Context,
+    Deltas,
+    GameEndHow,
+    HandInput,
+    HandResult,
+    HandStatus,
+    Lang,
+    Msg,
+    Seat,
+    Variant,
+    check_zero_sum,
+)
 from .document import SessionDoc, document_parse
 from .messages import render
 from .options import options_dump
@@ -25,6 +37,8 @@ class PlayedHand:
     game: int
     result: HandResult
     totals: Deltas  # running totals within the game, after this hand
+    # Fields the hand left out and the table's state filled in (see `hand_facts`).
+    facts: Mapping[str, Seat] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -91,7 +105,8 @@ def session_replay(doc: SessionDoc) -> SessionResult:
             scored_in_game += 1
         if result.next_dealer is not None:
             next_dealer = result.next_dealer
-        hands.append(PlayedHand(n=hand.n, game=game_n, result=result, totals=game_totals))
+        facts = hand_facts(doc.variant, hand, result)
+        hands.append(PlayedHand(n=hand.n, game=game_n, result=result, totals=game_totals, facts=facts))
 
         end = result.game_end
         if end is not None:
@@ -143,6 +158,32 @@ def session_replay(doc: SessionDoc) -> SessionResult:
         games_won=games_won,
         settle_up=settle_up,
     )
+
+
+def hand_facts(variant: Variant, hand: HandInput, result: HandResult) -> dict[str, Seat]:
+    """What the table's state supplied for a hand that left it out: facts of play, as the hand would name them.
+
+    A hand may leave out who dealt (头家: the previous hand's next dealer) or, in
+    the level games, who declared (the rotation's declarer); the table fills
+    them in. They are facts of the hand once it is played — a later change to
+    an earlier hand must not move them — so a ledger stores them with the hand.
+    A redeal in a level game names no declarer (its field is refused there).
+
+    >>> from .registry import VARIANTS
+    >>> from .document import document_parse
+    >>> doc = document_parse({"variant": "baifen.benxi", "players": ["甲", "乙", "丙", "丁"],
+    ...     "hands": [{"declarer": 0, "bid": 80, "captured": 15}, {"declarer": 1, "bid": 85, "captured": 20}]},
+    ...     variants=VARIANTS)
+    >>> [dict(hand.facts) for hand in session_replay(doc).hands]
+    [{'dealer': 0}, {'dealer': 1}]
+    """
+    if variant.has_levels:
+        if result.status is HandStatus.SCORED and "declarer" not in hand.present and result.declarer is not None:
+            return {"declarer": result.declarer}
+        return {}
+    if "dealer" in variant.hand_fields and "dealer" not in hand.present and result.dealer is not None:
+        return {"dealer": result.dealer}
+    return {}
 
 
 def settle_up_transfers(totals: Sequence[int], *, unit_value: int = 1) -> tuple[Transfer, ...]:

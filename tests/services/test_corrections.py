@@ -158,47 +158,85 @@ def test_a_void_hand_cannot_be_voided_again(benxi):
     assert (caught.value.code, caught.value.hand) == ("hand.already_void", 2)
 
 
-def test_a_correction_that_breaks_a_later_hand_is_refused_naming_it():
+def test_a_correction_that_breaks_a_later_stored_declarer_is_refused_naming_it():
     club = make_club()
     owner = make_member(club)
-    session = make_session(club, owner)
-    # Dealers left to the default rotation: hand 3's declarer 1 bids 80 from place 0 (dealer 1).
-    record_hands(
-        session,
-        owner,
-        [
-            {"dealer": 3, "declarer": 3, "bid": 80, "captured": 0},
-            {"declarer": 0, "bid": 80, "captured": 0},
-            {"declarer": 1, "bid": 80, "captured": 0},
-        ],
-    )
-    services.hand_void(session=session, user=owner, number=1, reason="not ours")
+    session = make_session(club, owner, variant="hongxingwu")
+    # rules/hongxingwu.md: hand 1, s = 0, team A +8, next declarer the 对家, seat 2 — stored with hand 2.
+    record_hands(session, owner, [{"declarer": 0, "captured": 0}, {"captured": 0}])
+    assert Hand.objects.get(session=session, number=2).revisions.get().input == {"captured": 0, "declarer": 2}
     before = (HandRevision.objects.count(), list(SettlementRow.objects.values_list("id", flat=True)))
-    # Dealing hand 2 from seat 1 moves hand 3's deal to seat 2: declarer 1 is then place 3 and must bid 85.
+    # s = 130: the capture team takes over, so the rotation's next declarer is the 下家, seat 1 — not hand 2's 2.
     with pytest.raises(services.LedgerError) as caught:
         services.hand_correct(
-            session=session,
-            user=owner,
-            number=2,
-            hand_input={"dealer": 1, "declarer": 1, "bid": 80, "captured": 0},
-            reason="wrong dealer",
+            session=session, user=owner, number=1, hand_input={"declarer": 0, "captured": 130}, reason="130, not 0"
         )
-    assert (caught.value.code, caught.value.hand, caught.value.field) == ("bid.place_minimum", 3, "bid")
+    assert (caught.value.code, caught.value.hand, caught.value.field) == ("declarer.rotation", 2, "declarer")
     assert (HandRevision.objects.count(), list(SettlementRow.objects.values_list("id", flat=True))) == before
 
 
-def test_a_void_that_breaks_a_later_hand_is_refused():
+# rules/baifen.md: each dealer is the previous one + 1 from seat 0. Hand 3 (dealer 2): declarer 3 bids 80
+# from place 1, which is allowed; from place 2 (dealer 1) 本溪 wants 85.
+WITHOUT_DEALERS = [
+    {"declarer": 0, "bid": 80, "captured": 15},
+    {"declarer": 1, "bid": 85, "captured": 20},
+    {"declarer": 3, "bid": 80, "captured": 20},
+]
+
+
+def _dealers(session):
+    results = session_results(session=session, lang="en").results
+    return [(hand["n"], hand["dealer"]) for hand in results["hands"]]
+
+
+def test_the_dealer_a_hand_was_recorded_with_is_stored_with_it():
     club = make_club()
     owner = make_member(club)
     session = make_session(club, owner)
-    record_hands(session, owner, [{"declarer": 0, "bid": 80, "captured": 0}, {"declarer": 1, "bid": 80, "captured": 0}])
-    # Hand 3 is dealt by seat 2 and declarer 3 bids 80 from place 1. Without hand 1 every later deal moves back a
-    # seat: hand 2 (declarer 1, dealer 0) is place 1, still fine; hand 3 (dealer 1) is place 2, which must bid 85.
-    services.hand_record(session=session, user=owner, hand_input={"declarer": 3, "bid": 80, "captured": 0})
-    with pytest.raises(services.LedgerError) as caught:
-        services.hand_void(session=session, user=owner, number=1, reason="x")
-    assert (caught.value.code, caught.value.hand) == ("bid.place_minimum", 3)
-    assert not HandRevision.objects.filter(is_void=True).exists()
+    record_hands(session, owner, WITHOUT_DEALERS)
+    stored = [hand.revisions.get().input["dealer"] for hand in Hand.objects.filter(session=session).order_by("number")]
+    assert stored == [0, 1, 2]
+
+
+def test_voiding_hand_1_leaves_the_later_hands_dealers_where_they_were():
+    club = make_club()
+    owner = make_member(club)
+    session = make_session(club, owner)
+    record_hands(session, owner, WITHOUT_DEALERS)
+    # Re-deriving the dealers would deal hand 3 from seat 1 and refuse its 80 (place 2); stored, it stays at seat 2.
+    services.hand_void(session=session, user=owner, number=1, reason="not ours")
+    assert _dealers(session) == [(2, 1), (3, 2)]
+    # Settled on those dealers (rules/baifen.md): hand 2 broken, B −85, A +20; hand 3 made (80 + 20 = 100), B +80,
+    # A +20.
+    assert _rows(session, 0) == [(2, 1, 20, 20), (3, 1, 20, 40)]
+    assert _rows(session, 1) == [(2, 1, -85, -85), (3, 1, 80, -5)]
+
+
+def test_correcting_hand_1_leaves_the_later_hands_dealers_where_they_were():
+    club = make_club()
+    owner = make_member(club)
+    session = make_session(club, owner)
+    record_hands(session, owner, WITHOUT_DEALERS)
+    services.hand_correct(
+        session=session,
+        user=owner,
+        number=1,
+        hand_input={"dealer": 3, "declarer": 0, "bid": 80, "captured": 15},
+        reason="seat 3 dealt",
+    )
+    assert _dealers(session) == [(1, 3), (2, 1), (3, 2)]
+
+
+def test_a_correction_without_a_dealer_stores_the_one_the_state_gives_it():
+    club = make_club()
+    owner = make_member(club)
+    session = make_session(club, owner)
+    record_hands(session, owner, [{"dealer": 2, "declarer": 2, "bid": 80, "captured": 15}, WITHOUT_DEALERS[1]])
+    services.hand_correct(
+        session=session, user=owner, number=2, hand_input={**WITHOUT_DEALERS[1], "captured": 25}, reason="25"
+    )
+    # Hand 1 was dealt by seat 2, so hand 2 by seat 3: what the correction stores.
+    assert Hand.objects.get(session=session, number=2).revisions.last().input["dealer"] == 3
 
 
 def test_viewers_cannot_correct_and_scorekeepers_cannot_once_closed(benxi):

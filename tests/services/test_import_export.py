@@ -46,7 +46,7 @@ def test_importing_a_golden_document_reproduces_its_settlement(path):
     case = _case(path)
     club = make_club()
     owner = make_member(club)
-    session = services.session_import(club=club, user=owner, document=case["input"])
+    session = services.session_import(club=club, user=owner, document=case["input"]).session
     settled = session_settle(case["input"], lang="en")
     results = session_results(session=session, lang="en").results
     assert results == settled  # no void hands: ledger numbers are the document's
@@ -85,7 +85,7 @@ def test_import_matches_names_keeps_date_and_venue_and_closes_the_session():
         "date": "2026-11-07",
         "venue": "一号桌",
     }
-    session = services.session_import(club=club, user=owner, document=document)
+    session = services.session_import(club=club, user=owner, document=document).session
     assert str(session.date) == "2026-11-07" and session.venue == "一号桌"
     assert session.status == Session.Status.CLOSED
     assert session.seats.get(seat=0).player == wang
@@ -97,7 +97,7 @@ def test_import_can_leave_the_session_open():
     club = make_club()
     owner = make_member(club)
     document = {"variant": "baifen.benxi", "players": ["甲", "乙", "丙", "丁"], "hands": BENXI_EXAMPLE[:2]}
-    session = services.session_import(club=club, user=owner, document=document, close=False)
+    session = services.session_import(club=club, user=owner, document=document, close=False).session
     assert session.is_open
     write = services.hand_record(session=session, user=owner, hand_input=BENXI_EXAMPLE[2])
     assert write.hand.number == 3
@@ -157,7 +157,7 @@ def test_export_then_import_gives_the_same_results_with_voids_and_corrections():
     assert session_settle(exported)["totals"] == session_results(session=session, lang="zh-Hans").results["totals"]
 
     other = make_club()
-    again = services.session_import(club=other, user=make_member(other), document=exported)
+    again = services.session_import(club=other, user=make_member(other), document=exported).session
     original = session_results(session=session, lang="en").results
     copy = session_results(session=again, lang="en").results
     assert _figures(copy) == _figures(original)
@@ -170,7 +170,7 @@ def test_every_golden_document_survives_an_export_round_trip(path):
     case = _case(path)
     club = make_club()
     owner = make_member(club)
-    session = services.session_import(club=club, user=owner, document=case["input"])
+    session = services.session_import(club=club, user=owner, document=case["input"]).session
     exported = services.session_export(session=session)
     # Export carries every option resolved; settling it gives exactly what the original document gave.
     assert session_settle(exported) == session_settle(case["input"])

@@ -137,7 +137,7 @@ def test_biaofen_asks_for_the_dealer_at_the_start_of_each_round(owner_client):
     assert HandRevision.objects.get(hand__session=session, hand__number=3).input["dealer"] == 3
 
 
-def test_a_level_game_takes_the_declarer_from_the_rotation_and_leaves_it_out_of_the_hand(owner_client):
+def test_a_level_game_takes_the_declarer_from_the_rotation_and_stores_it_with_the_hand(owner_client):
     client, club, owner = owner_client
     session = make_session(club, owner, variant="hongxingwu")
     table = _url("table", session)
@@ -148,7 +148,8 @@ def test_a_level_game_takes_the_declarer_from_the_rotation_and_leaves_it_out_of_
     assert '<input type="hidden" name="declarer" value="2">' in page and "按轮转" in page
     assert 'name="declarer" id=' not in page  # no seat buttons: the rotation decides
     assert client.post(table, {"declarer": "2", "captured": "130", "action": "record"}).status_code == 302
-    assert HandRevision.objects.get(hand__session=session, hand__number=2).input == {"captured": 130}
+    # The form leaves the rotation's declarer out; the ledger stores it as a fact of the hand (README, the ledger).
+    assert HandRevision.objects.get(hand__session=session, hand__number=2).input == {"captured": 130, "declarer": 2}
 
 
 # --- bids, shapes, tribute: what the rules allow, asked of the engine ---
@@ -220,7 +221,8 @@ def test_gunzi_shows_the_tribute_the_previous_hand_set_and_records_it_reversed(o
     assert "乙 pays 丙 3 cards" in page and _checked(page, "tribute") == "normal"
     response = client.post(table, {"declarer": "2", "captured": "100", "tribute": "reversed", "action": "record"})
     assert response.status_code == 302
-    assert HandRevision.objects.get(hand__number=2).input == {"captured": 100, "tribute": "reversed"}
+    # The rotation's declarer is stored with the hand (README, the ledger).
+    assert HandRevision.objects.get(hand__number=2).input == {"captured": 100, "tribute": "reversed", "declarer": 2}
     # s = 100: seats 0 and 2 go up again, +3 each, 1 and 3 −3; reversed, 丙 pays 乙 the 3 instead.
     results = services.hand_preview(session=session, hand_input={"captured": 100}, lang="en")
     assert results["hands"][1]["deltas"] == [3, 0, 0, -3]
@@ -486,11 +488,12 @@ def test_hands_older_than_the_newest_are_listed_with_a_link_to_fix_them(owner_cl
 def test_a_correction_that_a_later_hand_no_longer_passes_is_refused_naming_that_hand(owner_client):
     client, club, owner = owner_client
     session = make_session(club, owner, variant="gunzi")
-    record_hands(session, owner, [{"declarer": 0, "captured": 50}, {"captured": 100}])
+    # Hand 1's 50 sets a tribute of 3 cards, which hand 2 paid reversed.
+    record_hands(session, owner, [{"declarer": 0, "captured": 50}, {"captured": 100, "tribute": "reversed"}])
     # Nothing captured is a special that ends the game (gunzi.md): hand 2 would open a new game,
-    # which must name its declarer, and it does not.
+    # which pays no tribute, and it says it paid one reversed.
     data = {"declarer": "0", "captured": "0", "reason": "记错了", "action": "correct"}
     response = client.post(_url("table_fix", session, number=1), data)
     page = response.content.decode()
-    assert response.status_code == 400 and "第 2 局：一盘的第一副牌必须填庄家" in page
+    assert response.status_code == 400 and "第 2 局：一盘的第一副牌没有进贡" in page
     assert HandRevision.objects.filter(hand__number=1).count() == 1

@@ -165,7 +165,8 @@ def test_a_gunzi_hand_pays_the_tribute_the_last_hand_set(new_page, live_server):
     _record(page, 2)
     expect(page.locator("#hand-2 .figures")).to_contain_text("甲 +3")
     expect(page.locator("#hand-2 .figures")).to_contain_text("丁 −3")
-    assert HandRevision.objects.get(hand__number=2).input == {"captured": 100, "tribute": "reversed"}
+    # The rotation's declarer is stored with the hand (README, the ledger).
+    assert HandRevision.objects.get(hand__number=2).input == {"captured": 100, "tribute": "reversed", "declarer": 2}
     assert page.js_errors == []
 
 
