@@ -37,5 +37,5 @@ class ApiBodyLimitMiddleware:
                     "size": length,
                     "limit": limit,
                 }
-                return JsonResponse(error_body(code="body.too_large", message=message), status=413)
+                return JsonResponse(error_body(code="body.too_large", field="body", message=message), status=413)
         return self.get_response(request)

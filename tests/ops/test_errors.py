@@ -43,7 +43,7 @@ def test_an_api_body_over_the_limit_is_a_413_that_names_the_limit(lang, words):
     user = make_member(make_club(slug="c"))
     body = '{"players": ["' + "x" * 2000 + '"]}'
     response = client_for(user, lang=lang).post("/api/v1/clubs/c/sessions/", body, content_type="application/json")
-    assert_error(response, 413, "body.too_large")
+    assert_error(response, 413, "body.too_large", field="body")
     assert words in response.json()["message"]
 
 

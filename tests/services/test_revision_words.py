@@ -108,11 +108,12 @@ def test_a_void_says_so_and_a_correction_after_it_lists_what_came_back(benxi, la
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
-        ("zh-Hans", ("重新发牌 无人叫分",)),
-        ("en", ("redealt all passed",)),
+        ("zh-Hans", ("头家 甲", "重新发牌 无人叫分")),
+        ("en", ("dealer 甲", "redealt all passed")),
     ],
 )
 def test_a_redeal_reason_is_in_words(lang, words):
+    # The ledger stores the dealer the table filled in (the first hand's is seat 0), so it is listed too.
     club = make_club()
     owner = make_member(club)
     session = make_session(club, owner)
