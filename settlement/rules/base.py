@@ -239,6 +239,8 @@ class Variant:
     option_texts: str  # message-key prefix of the options' labels and help
     bids: Any = None  # Callable[[Options, int], tuple[BidRule, ...]] | None
     redeal_reasons: Any = None  # Callable[[Options], tuple[RedealReason, ...]] | None (None: all of them)
+    deck_points: int = 100  # what `captured` can reach
+    dealer_drawn_each_game: bool = False  # 标分: each round's first bidder is drawn, so the entry asks
 
 
 def team_of(seat: Seat) -> tuple[Seat, Seat]:

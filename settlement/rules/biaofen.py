@@ -526,5 +526,7 @@ BIAOFEN = Variant(
     presets={"标准": {}},
     new_table=lambda options, players: BiaofenTable(options=options, players=players),
     option_texts="biaofen",
+    deck_points=DECK_POINTS,
+    dealer_drawn_each_game=True,
     bids=lambda options, players: bids_everywhere(BID_LOW, BID_HIGH, players),
 )

@@ -457,5 +457,6 @@ GUNZI = Variant(
     defaults=lambda players: GunziOptions(),
     presets={"大连": {}, "大连（75 分进贡 1 张）": {"tribute_rounding": "ceil"}},
     new_table=lambda options, players: GunziTable(options=options),
+    deck_points=DECK_POINTS,
     option_texts="gunzi",
 )

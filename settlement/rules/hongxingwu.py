@@ -394,5 +394,6 @@ HONGXINGWU = Variant(
     defaults=lambda players: HongxingwuOptions(),
     presets={"济源": {}, "济源（打过 A 即胜）": {"finish": "pass_ace"}},
     new_table=lambda options, players: HongxingwuTable(options=options),
+    deck_points=DECK_POINTS,
     option_texts="hxw",
 )
