@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import functools
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,12 +24,9 @@ from .models import (
     SettlementRow,
     engine_lang,
 )
-from .rules.base import RedealReason, RulesError
-from .rules.document import document_parse
-from .rules.hongxingwu import kou_shape_entries
+from .rules.entry import Entry, entry, table_state
 from .rules.options import options_resolve
 from .rules.registry import VARIANTS
-from .rules.session import session_replay
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -385,14 +380,8 @@ def _unit_rank(units: list[str], unit: str) -> int:
 # Fixed partnerships whose two seats always show the team's figure (rules/README.md, "Seats, teams, games").
 # 打滚子 is a fixed partnership too, but its tribute is paid seat to seat, so its totals are shown per player.
 TEAM_VARIANTS = frozenset({"baifen.benxi", "baifen.fushun", "baifen.shenyang", "hongxingwu"})
-# 标分 draws each round's first bidder by turning a card (rules/biaofen.md, "Who bids first next"):
-# the entry asks for the dealer at the start of every round instead of offering a default.
-DEALER_DRAWN_EACH_GAME = frozenset({"biaofen"})
 # No game boundary: the whole session is one game (rules/README.md, "Seats, teams, games").
 ONE_GAME_VARIANTS = frozenset({"baifen.classic", "erguai"})
-# Every bid any variant could allow: multiples of 5 up to 100 (rules/*.md). Which of them a seat may bid
-# is asked of the engine, never written down here.
-BID_CANDIDATES = tuple(range(5, 101, 5))
 TABLE_RECENT_HANDS = 8
 CHART_WIDTH, CHART_HEIGHT = 320, 180
 CHART_PAD = {"left": 36, "right": 10, "top": 10, "bottom": 20}
@@ -408,41 +397,24 @@ class TableSide:
 
 
 @dataclass(frozen=True, kw_only=True)
-class BidChoice:
-    """A bid and the bidding places (declarer − dealer, mod players) where the rules allow it."""
-
-    bid: int
-    places: tuple[int, ...]
-    forced_places: tuple[int, ...]  # where it is allowed as a forced bid (本溪, 抚顺)
-
-
-@dataclass(frozen=True, kw_only=True)
-class PendingTribute:
-    """打滚子: the tribute the next hand pays, as set by the previous scored hand."""
-
-    cards: int
-    amount: int
-    payer: int
-    payee: int
-
-
-@dataclass(frozen=True, kw_only=True)
 class EntryState:
-    """Where the entry form of the next hand (or of the corrected hand `number`) starts from."""
+    """Where the entry form of the next hand (or of the corrected hand `number`) starts from: the engine's
+    description of that hand (`rules.entry.Entry`) and the ledger number it gets (or has)."""
 
-    number: int  # the ledger number the hand gets (or has)
-    game: int  # the game it belongs to
-    game_start: bool  # it is the first hand of a game (盘 / round / level game)
-    dealer: int | None  # default dealer; None when it must be asked
-    ask_dealer: bool  # 标分 at the start of a round: the dealer is drawn, so the form asks
-    declarer: int | None  # level games: the rotation's declarer (None on a game's first hand)
-    declarer_locked: bool  # level games: the rotation fixes the declarer (option free_declarer off)
-    levels: tuple[str, ...] | None  # level games: per seat, before the hand
-    tribute: PendingTribute | None
-    bids: tuple[BidChoice, ...]
-    redeal_reasons: tuple[str, ...]
-    kou_shapes: tuple[dict[str, Any], ...]  # 红星五: shape, label, multiplier (lowest first)
-    players: int
+    number: int
+    entry: Entry
+
+    def __getattr__(self, name: str) -> Any:
+        # The description's figures read as the state's own: `state.dealer`, `state.bids` …
+        return getattr(self.entry, name)
+
+    @property
+    def game(self) -> int:
+        return self.entry.state.game
+
+    @property
+    def game_start(self) -> bool:
+        return self.entry.state.game_start
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -581,7 +553,9 @@ def _standings(
         if last_hand is not None and last_hand.get("levels") and current is not None:
             levels = last_hand["levels"]
         else:
-            levels = [_start_level(session)] * len(results["totals"])
+            levels = [str(session.options.get("start_level") or session.options.get("first_level") or "")] * len(
+                results["totals"]
+            )
     out = []
     for side in sides:
         seat = side.seats[0]
@@ -606,124 +580,17 @@ def _entry_state(
     before: int | None,
     lang: str,
 ) -> EntryState:
-    n = len(log.players)
-    prior = [hand for hand in results["hands"] if before is None or hand["n"] < before]
-    prev = prior[-1] if prior else None
-    finished_at = {game["last_hand"] for game in results["games"] if game["finished"]}
-    game_start = prev is None or prev["n"] in finished_at
-    game = 1 if prev is None else prev["game"] + (1 if game_start else 0)
-    number = before if before is not None else log.next_number
-    options = session.options
-    dealer: int | None = None
-    declarer: int | None = None
-    ask_dealer = False
-    levels: tuple[str, ...] | None = None
-    if rules.has_levels:
-        declarer = None if game_start or prev is None else prev["next_dealer"]
-        if prev is not None and not game_start and prev.get("levels"):
-            levels = tuple(prev["levels"])
-        else:
-            levels = (_start_level(session),) * n
-    else:
-        ask_dealer = game_start and session.variant in DEALER_DRAWN_EACH_GAME
-        if not ask_dealer:
-            dealer = prev["next_dealer"] if prev is not None and prev["next_dealer"] is not None else 0
-    tribute = None
-    if rules.has_tribute and declarer is not None and prev is not None and prev.get("tribute_next"):
-        cards = prev["tribute_next"]
-        amount = cards * int(options.get("card_points", 1))
-        # The declarer's 上家 pays him (rules/gunzi.md step 1).
-        tribute = PendingTribute(cards=cards, amount=amount, payer=(declarer - 1) % n, payee=declarer)
-    shapes: tuple[dict[str, Any], ...] = ()
-    if "bottom_multiplier" in rules.hand_fields and "kou_shapes" in options:
-        shapes = tuple(_kou_shapes(session.variant, json.dumps(options, sort_keys=True), n, lang))
-    return EntryState(
-        number=number,
-        game=game,
-        game_start=game_start,
-        dealer=dealer,
-        ask_dealer=ask_dealer,
-        declarer=declarer,
-        declarer_locked=declarer is not None and not options.get("free_declarer", False),
-        levels=levels,
-        tribute=tribute,
-        bids=table_bids(session=session, players=n),
-        redeal_reasons=_redeal_reasons(session.variant, json.dumps(options, sort_keys=True), n),
-        kou_shapes=shapes,
-        players=n,
-    )
+    """The engine's description of the next hand (or of hand `before`, for its correction)."""
+    options = session_options(session, players=len(log.players))
+    state = table_state(rules, options, results, before=before)
+    names = [player.name for player in log.players]
+    described = entry(rules, options, state, players=len(names), lang=engine_lang(lang), names=names)
+    return EntryState(number=before if before is not None else log.next_number, entry=described)
 
 
-def _start_level(session: Session) -> str:
-    """Level games: both teams' level when a game starts (红星五 `start_level`, 打滚子 `first_level`)."""
-    return str(session.options.get("start_level") or session.options.get("first_level") or "")
-
-
-def table_bids(*, session: Session, players: int) -> tuple[BidChoice, ...]:
-    """The bids the rules allow at each bidding place, asked of the engine (cached per set of options)."""
-    rules = VARIANTS[session.variant]
-    if "bid" not in rules.hand_fields:
-        return ()
-    return _bid_choices(session.variant, json.dumps(session.options, sort_keys=True), players)
-
-
-def _probe_ok(variant: str, options: dict[str, Any], players: int, hand: dict[str, Any]) -> bool:
-    """Whether the engine accepts `hand` as the first hand of a session with these options."""
-    document = {"variant": variant, "options": options, "players": [f"P{i}" for i in range(players)], "hands": [hand]}
-    try:
-        session_replay(document_parse(document, variants=VARIANTS))
-    except RulesError:
-        return False
-    return True
-
-
-@functools.lru_cache(maxsize=256)
-def _bid_choices(variant: str, options_json: str, players: int) -> tuple[BidChoice, ...]:
-    """Settle a one-hand probe per bid and bidding place (and forced, where the variant has it).
-
-    The bidding rules depend only on the place and the options (rules/baifen.md, "Bidding rules that
-    the entry is checked against"; the other variants have a range only), so a first hand tells.
-    """
-    rules = VARIANTS[variant]
-    options = json.loads(options_json)
-    base: dict[str, Any] = {"dealer": 0, "captured": 0}
-    if "partner" in rules.hand_fields:
-        base["partner"] = None
-    forced_kinds = (False, True) if "forced" in rules.hand_fields else (False,)
-    choices = []
-    for bid in BID_CANDIDATES:
-        allowed: dict[bool, list[int]] = {False: [], True: []}
-        for forced in forced_kinds:
-            for place in range(players):
-                hand = {**base, "declarer": place, "bid": bid}
-                if forced:
-                    hand["forced"] = True
-                if _probe_ok(variant, options, players, hand):
-                    allowed[forced].append(place)
-        if allowed[False] or allowed[True]:
-            choices.append(BidChoice(bid=bid, places=tuple(allowed[False]), forced_places=tuple(allowed[True])))
-    return tuple(choices)
-
-
-@functools.lru_cache(maxsize=256)
-def _redeal_reasons(variant: str, options_json: str, players: int) -> tuple[str, ...]:
-    """The redeal reasons the variant accepts, asked of the engine with one-hand probes."""
-    rules = VARIANTS[variant]
-    options = json.loads(options_json)
-    reasons = []
-    for reason in RedealReason:
-        hand: dict[str, Any] = {"redeal": str(reason)}
-        if not rules.has_levels:
-            hand["dealer"] = 0
-        if _probe_ok(variant, options, players, hand):
-            reasons.append(str(reason))
-    return tuple(reasons)
-
-
-@functools.lru_cache(maxsize=256)
-def _kou_shapes(variant: str, options_json: str, players: int, lang: str) -> tuple[dict[str, Any], ...]:
-    options = options_resolve(VARIANTS[variant].defaults(players), json.loads(options_json))
-    return tuple(kou_shape_entries(options, engine_lang(lang)))
+def session_options(session: Session, *, players: int) -> Any:
+    """The session's frozen options as the engine's option dataclass."""
+    return options_resolve(VARIANTS[session.variant].defaults(players), dict(session.options))
 
 
 def table_chart(*, session: Session, results: dict[str, Any], sides: Sequence[TableSide]) -> Chart | None:

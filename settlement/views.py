@@ -7,7 +7,6 @@ services and selectors do the work; views parse the request and pick the templat
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from urllib.parse import urlencode
 
@@ -22,9 +21,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from . import selectors, services
-from .forms import HandCorrectForm, HandInputForm, HandVoidForm, HistoryFilterForm, SessionOpenForm, TableHandForm
+from .forms import HandVoidForm, HistoryFilterForm, SessionOpenForm, TableHandForm
 from .ledger import LedgerError
 from .models import Hand, Membership, Player, Role, Session, engine_lang, variant_label
+from .presentation.options import option_rows
 from .presentation.revisions import revision_lines
 from .presentation.sessions import event_lines, game_label, standings_note
 from .rules.registry import VARIANTS
@@ -156,7 +156,13 @@ def session_new(request: HttpRequest, slug: str) -> HttpResponse:
     if preset not in rules.presets:
         preset = next(iter(rules.presets), None)
     players = Player.objects.filter(club=club).order_by("is_guest", "name")
-    form_args: dict[str, Any] = {"variant": key, "n_players": n_players, "preset": preset, "players": players}
+    form_args: dict[str, Any] = {
+        "variant": key,
+        "n_players": n_players,
+        "preset": preset,
+        "players": players,
+        "lang": _lang(),
+    }
     if request.method == "POST":
         form = SessionOpenForm(request.POST, **form_args)
         if form.is_valid():
@@ -170,9 +176,10 @@ def session_new(request: HttpRequest, slug: str) -> HttpResponse:
                     players=data["players"],
                     date=data["date"],
                     venue=data["venue"],
+                    client_key=data["client_key"],
                 )
             except LedgerError as error:
-                form.add_error(_form_field(error), error.message(_lang()))
+                form.add_error(_form_field(form, error), error.message(_lang()))
             else:
                 return redirect("session_detail", slug=club.slug, session_id=session.pk)
     else:
@@ -183,17 +190,17 @@ def session_new(request: HttpRequest, slug: str) -> HttpResponse:
         "variant_name": variant_label(key),
         "counts": counts if len(counts) > 1 else [],
         "n_players": n_players,
-        "presets": list(rules.presets),
+        "presets": form.spec.presets,
         "preset": preset,
         "form": form,
     }
     return render(request, "settlement/session_new.html", ctx)
 
 
-def _form_field(error: LedgerError) -> str | None:
+def _form_field(form: SessionOpenForm, error: LedgerError) -> str | None:
     """The form field a service error belongs to (None: the whole form)."""
     if error.field.startswith("options."):
-        return "option_" + error.field.split(".")[1]
+        return form.option_field(error.field.split(".")[1].split("[")[0])
     if error.field.startswith("players[") and error.field.endswith("]"):
         return f"seat_{error.field[8:-1]}_name"
     if error.field in ("date", "venue"):
@@ -204,10 +211,6 @@ def _form_field(error: LedgerError) -> str | None:
 @login_required
 def session_detail(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
     membership, session = _get_session_for_user(request, slug, session_id)
-    return _session_page(request, membership, session, HandInputForm())
-
-
-def _session_page(request: HttpRequest, membership: Membership, session: Session, form: HandInputForm) -> HttpResponse:
     record = selectors.session_results(session=session, lang=_lang())
     ctx = {
         "club": membership.club,
@@ -216,11 +219,11 @@ def _session_page(request: HttpRequest, membership: Membership, session: Session
         "record": record,
         "results": record.results,
         "players": record.players,
-        "form": form,
         "events": event_lines(events=selectors.session_events(session=session), lang=_lang()),
         "can_reopen": membership.role == Role.OWNER and not session.is_open,
+        "options": option_rows(variant=session.variant, options=session.options, lang=_lang()),
     }
-    return render(request, "settlement/session_detail.html", ctx, status=400 if form.errors else 200)
+    return render(request, "settlement/session_detail.html", ctx)
 
 
 @login_required
@@ -279,93 +282,28 @@ def session_reopen(request: HttpRequest, slug: str, session_id: int) -> HttpResp
 
 
 @login_required
-@require_POST
-def hand_new(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
-    membership, session = _get_session_for_user(request, slug, session_id)
-    _require_write(membership)
-    form = HandInputForm(request.POST)
-    if form.is_valid():
-        try:
-            services.hand_record(
-                session=session,
-                user=request.user,
-                hand_input=form.cleaned_data["hand"],
-                client_key=form.cleaned_data["client_key"],
-            )
-        except LedgerError as error:
-            form.add_error("hand", error.describe(_lang()))
-        else:
-            return redirect(reverse("session_detail", args=[slug, session.pk]) + "#end")
-    return _session_page(request, membership, session, form)
-
-
-@login_required
 def hand_detail(request: HttpRequest, slug: str, session_id: int, number: int) -> HttpResponse:
+    """A hand: its receipt, its revisions, and (for a writer) the entry form to correct or void it."""
     membership, hand = _get_hand_for_user(request, slug, session_id, number)
-    return _hand_page(request, membership, hand, HandCorrectForm(), HandVoidForm())
-
-
-def _hand_page(
-    request: HttpRequest, membership: Membership, hand: Hand, correct: HandCorrectForm, void: HandVoidForm
-) -> HttpResponse:
-    record = selectors.session_results(session=hand.session, lang=_lang())
-    entry = next(h for h in record.hands if h.number == hand.number)
-    if not correct.is_bound:
-        last_input = next((r.input for r in reversed(entry.revisions) if not r.is_void), None)
-        correct.initial = {"hand": json.dumps(last_input, ensure_ascii=False)}
+    session = hand.session
+    view = selectors.table_view(session=session, lang=_lang(), fix=number)
+    record = next(h for h in view.hands if h.number == number)
+    can_fix = membership.can_write and (session.is_open or membership.role == Role.OWNER)
     ctx = {
         "club": membership.club,
         "membership": membership,
-        "session": hand.session,
-        "record": record,
-        "players": record.players,
-        "entry": entry,
-        "history": revision_lines(revisions=entry.revisions, players=record.players, lang=_lang()),
-        "correct_form": correct,
-        "void_form": void,
+        "session": session,
+        "players": view.players,
+        "entry": record,
+        "view": view,
+        "form": _table_form(session, view) if can_fix else None,
+        "rules": VARIANTS[session.variant],
+        "return_to": "hand",
+        "history": revision_lines(revisions=record.revisions, players=view.players, lang=_lang()),
+        "receipt": None,
+        **_game_columns(session.variant),
     }
-    status = 400 if correct.errors or void.errors else 200
-    return render(request, "settlement/hand_detail.html", ctx, status=status)
-
-
-@login_required
-@require_POST
-def hand_correct(request: HttpRequest, slug: str, session_id: int, number: int) -> HttpResponse:
-    membership, hand = _get_hand_for_user(request, slug, session_id, number)
-    _require_write(membership)
-    form = HandCorrectForm(request.POST)
-    if form.is_valid():
-        try:
-            services.hand_correct(
-                session=hand.session,
-                user=request.user,
-                number=number,
-                hand_input=form.cleaned_data["hand"],
-                reason=form.cleaned_data["reason"],
-            )
-        except LedgerError as error:
-            form.add_error("reason" if error.field == "reason" else "hand", error.describe(_lang()))
-        else:
-            return redirect("hand_detail", slug=slug, session_id=session_id, number=number)
-    return _hand_page(request, membership, hand, form, HandVoidForm())
-
-
-@login_required
-@require_POST
-def hand_void(request: HttpRequest, slug: str, session_id: int, number: int) -> HttpResponse:
-    membership, hand = _get_hand_for_user(request, slug, session_id, number)
-    _require_write(membership)
-    form = HandVoidForm(request.POST)
-    if form.is_valid():
-        try:
-            services.hand_void(
-                session=hand.session, user=request.user, number=number, reason=form.cleaned_data["reason"]
-            )
-        except LedgerError as error:
-            form.add_error("reason" if error.field == "reason" else None, error.describe(_lang()))
-        else:
-            return redirect("hand_detail", slug=slug, session_id=session_id, number=number)
-    return _hand_page(request, membership, hand, HandCorrectForm(), form)
+    return render(request, "settlement/hand_detail.html", ctx)
 
 
 # --- the scorekeeper's table page ---
@@ -390,6 +328,9 @@ def _table_error(form: TableHandForm, error: LedgerError, view: selectors.TableV
     """
     number = view.fix.number if view.fix is not None else view.entry.number if view.entry else None
     message = error.message(_lang())
+    if error.code == "hand.stale":
+        form.add_error(None, message)  # the revision is a hidden field: say it over the whole form
+        return message, ""
     if error.hand is not None and error.hand != number:
         message = _("Hand %(n)s: %(message)s") % {"n": error.hand, "message": message}
         form.add_error(None, message)
@@ -580,17 +521,26 @@ def table_fix(request: HttpRequest, slug: str, session_id: int, number: int) -> 
     if form is None:
         return redirect(_table_url(slug, session.pk))
     action = request.POST.get("action")
+    done = (
+        reverse("hand_detail", args=[slug, session.pk, number])
+        if request.POST.get("return_to") == "hand"
+        else _table_url(slug, session.pk, fixed=number)
+    )
     if action == "void":
         void = HandVoidForm(request.POST)
         if void.is_valid():
             try:
                 services.hand_void(
-                    session=session, user=request.user, number=number, reason=void.cleaned_data["reason"]
+                    session=session,
+                    user=request.user,
+                    number=number,
+                    reason=void.cleaned_data["reason"],
+                    revision=void.cleaned_data["revision"],
                 )
             except LedgerError as error:
                 form.add_error("reason" if error.field == "reason" else None, error.message(_lang()))
             else:
-                return redirect(_table_url(slug, session.pk, fixed=number))
+                return redirect(done)
         else:
             form.add_error("reason", _("Say why the hand is voided."))
         return _table_page(request, membership, view, form, None, status=400)
@@ -603,11 +553,12 @@ def table_fix(request: HttpRequest, slug: str, session_id: int, number: int) -> 
                     number=number,
                     hand_input=form.cleaned_data["hand"],
                     reason=form.cleaned_data["reason"],
+                    revision=form.cleaned_data.get("revision"),
                 )
             except LedgerError as error:
                 _table_error(form, error, view)
             else:
-                return redirect(_table_url(slug, session.pk, fixed=number))
+                return redirect(done)
         return _table_page(request, membership, view, form, {"invalid": True}, status=400)
     receipt = _table_receipt(session, form, view)
     return _table_page(request, membership, view, form, receipt, status=400 if form.errors else 200)

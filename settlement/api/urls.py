@@ -3,7 +3,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import views
+from . import describe, views
 
 session = "sessions/<int:session_id>/"
 hand = session + "hands/<int:number>/"
@@ -17,12 +17,14 @@ urlpatterns = [
         SpectacularSwaggerSplitView.as_view(url_name="api_schema", template_name="api/swagger_ui.html"),
         name="api_docs",
     ),
+    path("variants/", describe.variants_list, name="api_variants"),
     path("clubs/", views.clubs_list, name="api_clubs"),
     path("clubs/<slug:slug>/players/", views.club_players, name="api_club_players"),
     path("clubs/<slug:slug>/sessions/", views.club_sessions, name="api_club_sessions"),
     path("clubs/<slug:slug>/standings/", views.club_standings, name="api_club_standings"),
     path(session, views.session_detail, name="api_session_detail"),
     path(session + "export/", views.session_export, name="api_session_export"),
+    path(session + "entry/", describe.session_entry, name="api_session_entry"),
     path(session + "hands/", views.hand_record, name="api_hand_record"),
     path(session + "hands/preview/", views.hand_preview, name="api_hand_preview"),
     path(hand + "correct/", views.hand_correct, name="api_hand_correct"),

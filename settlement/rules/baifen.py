@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .base import (
+    BidRule,
     Context,
     Deltas,
     GameEnd,
@@ -39,8 +40,11 @@ from .base import (
     HandStatus,
     Msg,
     RedealReason,
+    RulesError,
     Seat,
+    TeamName,
     Variant,
+    bids_everywhere,
     minus,
     signed,
     team_deltas,
@@ -260,7 +264,7 @@ MESSAGES: Mapping[str, tuple[str, str]] = {
     "baifen.kou_game": ("抠：庄家方当盘输", "抠: the declarer team loses the game at once"),
     "baifen.bid100_won": ("叫 100 成：庄家方当盘赢", "100 bid made: the declarer team wins the game at once"),
     "baifen.bid100_lost": ("叫 100 未成：庄家方当盘输", "100 bid not made: the declarer team loses the game at once"),
-    "baifen.pot": ("盘分 A队 {a} : B队 {b}", "game score: team A {a} : team B {b}"),
+    "baifen.pot": ("盘分 {team_a} {a} : {team_b} {b}", "game score: {team_a} {a} : {team_b} {b}"),
     "baifen.target": ("{team}达到 {target}：出锅，{team}胜", "{team} reaches {target}: wins the game"),
     "baifen.backdoor": (
         "{team}跌到 −{target}：后门走，{winner}胜",
@@ -268,8 +272,6 @@ MESSAGES: Mapping[str, tuple[str, str]] = {
     ),
     "baifen.tie_target": ("两队同分且都到 {target}：继续", "both teams tied at or above {target}: play on"),
     "baifen.tie_backdoor": ("两队同分且都到 −{target}：继续", "both teams tied at or below −{target}: play on"),
-    "team.A": ("A队", "team A"),
-    "team.B": ("B队", "team B"),
     "classic.made": ("叫分 {bid}，抓分 {captured} < {limit}：成", "bid {bid}, captured {captured} < {limit}: made"),
     "classic.made_exact": (
         "叫分 {bid}，抓分 {captured} ≤ {limit}：成",
@@ -331,6 +333,40 @@ def _check_bid_range(hand: HandInput, low: int, high: int = DECK_POINTS) -> int:
     if not low <= bid <= high or bid % 5:
         raise hand.error("bid.out_of_range", "bid", low=low, high=high)
     return bid
+
+
+def bid_refusal(region: Region, *, place: int, bid: int, forced: bool) -> RulesError | None:
+    """Why a region refuses `bid` at bidding `place` (forced or not), or None: the one place its bidding rules live."""
+    rules = REGIONS[region]
+    name = Msg(key=f"region.{region}")
+    if not forced and rules.low_forced is not None and rules.low_forced <= bid < rules.low and bid % 5 == 0:
+        return RulesError("bid.forced_only", field="bid", region=name, bid=bid)
+    low = rules.low_forced if forced and rules.low_forced is not None else rules.low
+    if not low <= bid <= DECK_POINTS or bid % 5:
+        return RulesError("bid.out_of_range", field="bid", low=low, high=DECK_POINTS)
+    if forced:
+        if rules.forced_place is None:
+            return RulesError("forced.not_allowed", field="forced", region=name)
+        if place != rules.forced_place:
+            return RulesError("forced.place", field="forced", region=name, place=rules.forced_place)
+        high = rules.forced_max_bid or DECK_POINTS
+        if rules.forced_min_bid is not None and not rules.forced_min_bid <= bid <= high:
+            return RulesError("forced.bid", field="bid", region=name, low=rules.forced_min_bid, high=high)
+    minimum = rules.place_minimum.get(place)
+    if minimum is not None and bid < minimum:
+        return RulesError("bid.place_minimum", field="bid", region=name, place=place, minimum=minimum)
+    return None
+
+
+def regional_bids(region: Region) -> tuple[BidRule, ...]:
+    """The bids a region allows, each with the places where it may be bid (and where only when forced)."""
+    out = []
+    for bid in range(5, DECK_POINTS + 1, 5):
+        places = tuple(p for p in range(4) if bid_refusal(region, place=p, bid=bid, forced=False) is None)
+        forced = tuple(p for p in range(4) if bid_refusal(region, place=p, bid=bid, forced=True) is None)
+        if places or forced:
+            out.append(BidRule(bid=bid, places=places, forced_places=forced))
+    return tuple(out)
 
 
 @dataclass(kw_only=True)
@@ -443,37 +479,24 @@ class RegionalTable:
 
     def _check_bidding(self, hand: HandInput, dealer: Seat, rules: RegionRules) -> None:
         assert hand.declarer is not None and hand.bid is not None
-        region = Msg(key=f"region.{self.region}")
-        place = (hand.declarer - dealer) % 4
-        bid = hand.bid
-        if not hand.forced and rules.low_forced is not None and rules.low_forced <= bid < rules.low and bid % 5 == 0:
-            raise hand.error("bid.forced_only", "bid", region=region, bid=bid)
-        low = rules.low_forced if hand.forced and rules.low_forced is not None else rules.low
-        _check_bid_range(hand, low)
-        if hand.forced:
-            if rules.forced_place is None:
-                raise hand.error("forced.not_allowed", "forced", region=region)
-            if place != rules.forced_place:
-                raise hand.error("forced.place", "forced", region=region, place=rules.forced_place)
-            high = rules.forced_max_bid or DECK_POINTS
-            if rules.forced_min_bid is not None and not rules.forced_min_bid <= bid <= high:
-                raise hand.error("forced.bid", "bid", region=region, low=rules.forced_min_bid, high=high)
-        minimum = rules.place_minimum.get(place)
-        if minimum is not None and bid < minimum:
-            raise hand.error("bid.place_minimum", "bid", region=region, place=place, minimum=minimum)
+        refusal = bid_refusal(self.region, place=(hand.declarer - dealer) % 4, bid=hand.bid, forced=hand.forced)
+        if refusal is not None:
+            raise refusal.at_hand(hand.n)
 
     def _game_end(
         self, before: Deltas, deltas: Deltas, declarer: Seat, instant: bool | None, steps: list[Msg]
     ) -> GameEnd | None:
         target = self.options.target
         a, b = before[0] + deltas[0], before[1] + deltas[1]
-        steps.append(Msg(key="baifen.pot", params={"a": minus(a), "b": minus(b)}))
+        team_a, team_b = (0, 2), (1, 3)
+        name = {team_a: TeamName(seats=team_a), team_b: TeamName(seats=team_b)}
+        steps.append(
+            Msg(key="baifen.pot", params={"team_a": name[team_a], "a": minus(a), "team_b": name[team_b], "b": minus(b)})
+        )
         declaring = (declarer % 2, declarer % 2 + 2)
         capturing = ((declarer + 1) % 2, (declarer + 1) % 2 + 2)
         if instant is not None:
             return GameEnd(winners=declaring if instant else capturing, how=GameEndHow.INSTANT)
-        team_a, team_b = (0, 2), (1, 3)
-        name = {team_a: Msg(key="team.A"), team_b: Msg(key="team.B")}
         if max(a, b) >= target:
             if a == b:
                 steps.append(Msg(key="baifen.tie_target", params={"target": target}))
@@ -594,6 +617,9 @@ def _regional(region: Region, presets: Mapping[str, Mapping[str, object]]) -> Va
         defaults=lambda players: PRESET_DEFAULTS[region],
         presets=presets,
         new_table=lambda options, players: RegionalTable(region=region, options=options),
+        option_texts="baifen",
+        bids=lambda options, players: regional_bids(region),
+        redeal_reasons=lambda options: REGIONS[region].redeal_reasons,
     )
 
 
@@ -611,4 +637,6 @@ CLASSIC = Variant(
     defaults=lambda players: ClassicOptions(),
     presets={"经典": {}},
     new_table=lambda options, players: ClassicTable(options=options),
+    option_texts="classic",
+    bids=lambda options, players: bids_everywhere(options.min_bid, DECK_POINTS, players),
 )

@@ -49,6 +49,20 @@ class Msg:
     params: Mapping[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class SeatName:
+    """A message parameter naming the player at `seat` (names come with the document; else `seat n`, from 1)."""
+
+    seat: Seat
+
+
+@dataclass(frozen=True)
+class TeamName:
+    """A message parameter naming a team by its players: `王强·张伟`."""
+
+    seats: tuple[Seat, ...]
+
+
 class RulesError(Exception):
     """The one error the engine raises for bad input.
 
@@ -62,6 +76,7 @@ class RulesError(Exception):
         self.field = field
         self.hand = hand
         self.params = params
+        self.players: tuple[str, ...] = ()  # the document's names, for the message (set by the replay)
         super().__init__(code)
 
     def at_hand(self, hand: int) -> RulesError:
@@ -74,7 +89,7 @@ class RulesError(Exception):
         # Imported here: the message table imports the variant modules, which import this one.
         from .messages import render
 
-        return render(Msg(key=f"error.{self.code}", params=self.params), lang)
+        return render(Msg(key=f"error.{self.code}", params=self.params), lang, players=self.players)
 
     def where(self) -> str:
         return f"hand {self.hand}" if self.hand is not None else "document"
@@ -186,8 +201,29 @@ class Table(Protocol):
 
 
 @dataclass(frozen=True, kw_only=True)
+class BidRule:
+    """A bid and the bidding places (declarer − dealer, mod players; 0 = 头家) where the rules allow it."""
+
+    bid: int
+    places: tuple[int, ...]
+    forced_places: tuple[int, ...] = ()  # where it is allowed as a forced bid (本溪, 抚顺)
+
+
+def bids_everywhere(low: int, high: int, players: int) -> tuple[BidRule, ...]:
+    """Every multiple of 5 from `low` to `high`, at every place: the variants with a bid range only."""
+    places = tuple(range(players))
+    return tuple(BidRule(bid=bid, places=places) for bid in range(low, high + 1, 5))
+
+
+@dataclass(frozen=True, kw_only=True)
 class Variant:
-    """A registered variant: what it accepts and how a session of it is played."""
+    """A registered variant: what it accepts and how a session of it is played.
+
+    It describes its own entry: `bids(options, players)` lists the bids allowed
+    at each place (None when the hand has no bid), `redeal_reasons(options)`
+    the reasons a hand may be thrown in for; its options' labels are the
+    message table's `option.<option_texts>.<name>` entries.
+    """
 
     key: str
     name: Mapping[str, str]  # per language
@@ -201,6 +237,10 @@ class Variant:
     defaults: Any  # Callable[[int], Options]: resolved defaults for n players
     presets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     new_table: Any  # Callable[[Options, int], Table]
+    option_texts: str  # message-key prefix of the options' labels and help
+    bids: Any = None  # Callable[[Options, int], tuple[BidRule, ...]] | None
+    redeal_reasons: Any = None  # Callable[[Options], tuple[RedealReason, ...]] | None (None: all of them)
+    dealer_drawn_each_game: bool = False  # 标分: each round's first bidder is drawn, so the entry asks
 
 
 def team_of(seat: Seat) -> tuple[Seat, Seat]:

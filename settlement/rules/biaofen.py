@@ -37,10 +37,12 @@ from .base import (
     Msg,
     Penalty,
     Seat,
+    SeatName,
     Variant,
+    bids_everywhere,
     signed,
 )
-from .options import Parser, frozen_map, option, parse_int, parse_int_list, parse_keyed_ints
+from .options import OptionType, frozen_map, option, parse_int, parse_int_list, parse_keyed_ints
 
 DECK_POINTS = 200  # two decks
 BID_LOW, BID_HIGH, BID_STEP = 5, 80, 5
@@ -64,7 +66,7 @@ class PenaltyKind(StrEnum):
     MISDEAL = "misdeal"
 
 
-def _by_bid() -> Parser:
+def _by_bid() -> OptionType:
     return parse_keyed_ints(BID_KEYS, all_required=True, low=0)
 
 
@@ -135,7 +137,6 @@ MESSAGES: Mapping[str, tuple[str, str]] = {
         "炸弹最多 {high} 个（庄家出牌时手里只有 {cards} 张牌）",
         "at most {high} bombs (the declarer plays with {cards} cards)",
     ),
-    "biaofen.seat": ("{seat}号位", "seat {seat}"),
     "biaofen.s_plain": ("边家得分 s = {captured}", "边家 score s = {captured}"),
     "biaofen.s_bottom_kept": (
         "边家得分 s = {captured}（底牌 {bottom} 分归庄家）",
@@ -223,8 +224,8 @@ MESSAGES: Mapping[str, tuple[str, str]] = {
 }
 
 
-def _seat(seat: Seat) -> Msg:
-    return Msg(key="biaofen.seat", params={"seat": seat})
+def _seat(seat: Seat) -> SeatName:
+    return SeatName(seat)
 
 
 @dataclass(kw_only=True)
@@ -525,4 +526,7 @@ BIAOFEN = Variant(
     defaults=biaofen_defaults,
     presets={"标准": {}},
     new_table=lambda options, players: BiaofenTable(options=options, players=players),
+    option_texts="biaofen",
+    dealer_drawn_each_game=True,
+    bids=lambda options, players: bids_everywhere(BID_LOW, BID_HIGH, players),
 )

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .base import Context, HandInput, HandResult, HandStatus, Msg, RedealReason, Seat, Variant, minus
+from .base import Context, HandInput, HandResult, HandStatus, Msg, RedealReason, Seat, Variant, bids_everywhere, minus
 from .options import frozen_map, option, parse_enum, parse_int, parse_keyed_ints
 
 DECK_POINTS = 100
@@ -282,4 +282,6 @@ ERGUAI = Variant(
     defaults=lambda players: ErguaiOptions(),
     presets={"初级场": {"unit_value": 200}, "高级场": {"unit_value": 1000}},
     new_table=lambda options, players: ErguaiTable(options=options),
+    option_texts="erguai",
+    bids=lambda options, players: bids_everywhere(BID_LOW, BID_HIGH, players),
 )

@@ -37,6 +37,7 @@ from .base import (
     Msg,
     RulesError,
     Seat,
+    SeatName,
     Variant,
     team_deltas,
 )
@@ -252,7 +253,9 @@ class GunziTable:
             self.pending = None
             self.tribute_cards = None
         else:
-            steps.append(Msg(key="next.partner" if s < o.threshold else "next.left", params={"seat": next_declarer}))
+            steps.append(
+                Msg(key="next.partner" if s < o.threshold else "next.left", params={"seat": SeatName(next_declarer)})
+            )
             self.tribute_cards = self._next_tribute(s, jokers, next_declarer, steps)
             self.pending = next_declarer
 
@@ -276,7 +279,7 @@ class GunziTable:
     ) -> None:
         payer = (declarer - 1) % 4  # the declarer's 上家
         amount = cards * self.options.card_points
-        params = {"cards": cards, "payer": payer, "declarer": declarer, "amount": amount}
+        params = {"cards": cards, "payer": SeatName(payer), "declarer": SeatName(declarer), "amount": amount}
         if cards == 0:
             steps.append(Msg(key="gunzi.tribute.zero"))
         elif tribute is Tribute.NORMAL:
@@ -342,8 +345,8 @@ class GunziTable:
                     "j": jokers,
                     "cards": cards,
                     "rounding": rounding,
-                    "payer": (next_declarer - 1) % 4,
-                    "payee": next_declarer,
+                    "payer": SeatName((next_declarer - 1) % 4),
+                    "payee": SeatName(next_declarer),
                 },
             )
         )
@@ -358,13 +361,12 @@ MESSAGES: Mapping[str, tuple[str, str]] = {
     "gunzi.tribute.none_first": ("本盘第一副：不进贡", "first hand of the game: no tribute"),
     "gunzi.tribute.zero": ("上一副定的进贡：0 张，不进贡", "tribute set by the last hand: 0 cards"),
     "gunzi.tribute.normal": (
-        "进贡 {cards} 张：{payer} 号位（上家）付庄家 {declarer} 号位 {amount} 分",
-        "tribute {cards} cards: seat {payer} (the 上家) pays the declarer, seat {declarer}, {amount}",
+        "进贡 {cards} 张：{payer}（上家）付庄家{declarer} {amount} 分",
+        "tribute {cards} cards: {payer} (the 上家) pays the declarer, {declarer}, {amount}",
     ),
     "gunzi.tribute.reversed": (
-        "进贡家有三个大王，反贡 {cards} 张：庄家 {declarer} 号位付 {payer} 号位 {amount} 分",
-        "the payer holds three big jokers, reversed ({cards} cards): "
-        "the declarer, seat {declarer}, pays seat {payer} {amount}",
+        "进贡家有三个大王，反贡 {cards} 张：庄家{declarer}付{payer} {amount} 分",
+        "the payer holds three big jokers, reversed ({cards} cards): the declarer, {declarer}, pays {payer} {amount}",
     ),
     "gunzi.tribute.cancelled": (
         "进贡家的对家有三个大王：免贡（本应 {cards} 张）",
@@ -419,23 +421,23 @@ MESSAGES: Mapping[str, tuple[str, str]] = {
     "gunzi.next.none": ("下一副不进贡（得分 {s}，无底王）", "next tribute: none (points {s}, no jokers)"),
     "gunzi.next.short": (
         "下一副进贡：得分 {s} < {limit}，抓分方进贡 ({limit} − {s}) / 10 {rounding} = {base}，"
-        "加底王 {j}，共 {cards} 张，{payer} 号位付 {payee} 号位",
+        "加底王 {j}，共 {cards} 张，{payer}付{payee}",
         "next tribute: {s} under {limit}, the capture team pays ({limit} − {s}) / 10 {rounding} = {base} + jokers {j} "
-        "= {cards} cards, seat {payer} to seat {payee}",
+        "= {cards} cards, {payer} to {payee}",
     ),
     "gunzi.next.jokers_capture": (
-        "下一副进贡：得分 {s}（{band}），抓分方进贡底王 {j} 张，{payer} 号位付 {payee} 号位",
-        "next tribute: {s} ({band}), the capture team pays the jokers, {cards} cards, seat {payer} to seat {payee}",
+        "下一副进贡：得分 {s}（{band}），抓分方进贡底王 {j} 张，{payer}付{payee}",
+        "next tribute: {s} ({band}), the capture team pays the jokers, {cards} cards, {payer} to {payee}",
     ),
     "gunzi.next.jokers_declaring": (
-        "下一副进贡：得分 {s}（{band}），庄家方进贡底王 {j} 张，{payer} 号位付 {payee} 号位",
-        "next tribute: {s} ({band}), the declaring team pays the jokers, {cards} cards, seat {payer} to seat {payee}",
+        "下一副进贡：得分 {s}（{band}），庄家方进贡底王 {j} 张，{payer}付{payee}",
+        "next tribute: {s} ({band}), the declaring team pays the jokers, {cards} cards, {payer} to {payee}",
     ),
     "gunzi.next.over": (
         "下一副进贡：得分 {s} > {limit}，庄家方进贡 ({s} − {limit}) / 10 {rounding} = {base}，"
-        "加底王 {j}，共 {cards} 张，{payer} 号位付 {payee} 号位",
+        "加底王 {j}，共 {cards} 张，{payer}付{payee}",
         "next tribute: {s} over {limit}, the declaring team pays ({s} − {limit}) / 10 {rounding} = {base} + jokers {j} "
-        "= {cards} cards, seat {payer} to seat {payee}",
+        "= {cards} cards, {payer} to {payee}",
     ),
 }
 
@@ -456,4 +458,5 @@ GUNZI = Variant(
     defaults=lambda players: GunziOptions(),
     presets={"大连": {}, "大连（75 分进贡 1 张）": {"tribute_rounding": "ceil"}},
     new_table=lambda options, players: GunziTable(options=options),
+    option_texts="gunzi",
 )

@@ -41,6 +41,7 @@ from .base import (
     Msg,
     RulesError,
     Seat,
+    SeatName,
     Variant,
     team_deltas,
 )
@@ -57,7 +58,7 @@ from .levels import (
     team_msg,
     team_seats,
 )
-from .options import frozen_map, is_int, option, parse_bool, parse_choice, parse_enum
+from .options import OptionKind, OptionType, frozen_map, is_int, option, parse_bool, parse_choice, parse_enum
 
 DECK_POINTS = 300  # three decks
 
@@ -185,13 +186,13 @@ class HongxingwuOptions:
         DEFAULT_LEVEL_TABLE,
         "levels by s: `up` = [lowest s, levels] of the declaring team; from `switch` the capture team takes over, "
         "+1 level per `step`",
-        parse_level_table,
+        OptionType(kind=OptionKind.LEVEL_TABLE, parse=parse_level_table),
         dump_level_table,
     )
     kou_shapes: Mapping[str, int] = option(
         DEFAULT_KOU_SHAPES,
         "抠底 multiplier by the shape that won the last trick (offered on the entry screen)",
-        parse_kou_shapes,
+        OptionType(kind=OptionKind.SHAPE_TABLE, parse=parse_kou_shapes, minimum=2),
     )
     finish: Finish = option(
         Finish.MUST_PLAY_ACE,
@@ -297,7 +298,7 @@ class HongxingwuTable:
 
         if game_end is None:
             key = "next.partner" if outcome is Outcome.DECLARER_UP else "next.left"
-            steps.append(Msg(key=key, params={"seat": next_declarer}))
+            steps.append(Msg(key=key, params={"seat": SeatName(next_declarer)}))
             self.pending = next_declarer
         else:
             self.pending = None
@@ -343,19 +344,17 @@ class HongxingwuTable:
 MESSAGES: Mapping[str, tuple[str, str]] = {
     # shared with gunzi
     "error.declarer.rotation": (
-        "轮庄应由 {expected} 号位坐庄，填的是 {entered} 号位（可开启 free_declarer）",
-        "by rotation the declarer is seat {expected}, not seat {entered} (option free_declarer allows it)",
+        "轮庄应由{expected}坐庄，填的是{entered}（可在选项里开启自由坐庄）",
+        "by rotation the declarer is {expected}, not {entered} (the free declarer option allows it)",
     ),
     "error.declarer.first_hand": ("一盘的第一副牌必须填庄家", "a game's first hand must name its declarer"),
     "declarer.free": (
-        "自由坐庄：{seat} 号位（轮庄应为 {expected} 号位）",
-        "free declarer: seat {seat} (rotation: seat {expected})",
+        "自由坐庄：{seat}（轮庄应为{expected}）",
+        "free declarer: {seat} (rotation: {expected})",
     ),
-    "levels.team.A": ("A队", "team A"),
-    "levels.team.B": ("B队", "team B"),
-    "levels.now": ("级别：A队 {a}，B队 {b}", "levels: team A {a}, team B {b}"),
-    "next.partner": ("下一副由庄家的对家 {seat} 号位坐庄", "next declarer: the declarer's partner (对家), seat {seat}"),
-    "next.left": ("下一副由庄家的下家 {seat} 号位坐庄", "next declarer: the declarer's 下家, seat {seat}"),
+    "levels.now": ("级别：{team_a} {a}，{team_b} {b}", "levels: {team_a} {a}, {team_b} {b}"),
+    "next.partner": ("下一副由庄家的对家{seat}坐庄", "next declarer: the declarer's partner (对家), {seat}"),
+    "next.left": ("下一副由庄家的下家{seat}坐庄", "next declarer: the declarer's 下家, {seat}"),
     # 红星五
     "error.multiplier.required": ("抠底时必须填底分倍数", "a bottom multiplier is required with kou_di"),
     "error.multiplier.without_kou_di": ("没有抠底就不能填底分倍数", "a bottom multiplier needs kou_di"),
@@ -396,4 +395,5 @@ HONGXINGWU = Variant(
     defaults=lambda players: HongxingwuOptions(),
     presets={"济源": {}, "济源（打过 A 即胜）": {"finish": "pass_ace"}},
     new_table=lambda options, players: HongxingwuTable(options=options),
+    option_texts="hxw",
 )

@@ -7,7 +7,7 @@ the rotation unless the club plays `free_declarer`.
 
 from __future__ import annotations
 
-from .base import HandInput, HandResult, HandStatus, Msg, Seat
+from .base import HandInput, HandResult, HandStatus, Msg, Seat, SeatName, TeamName
 
 LEVELS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 ACE = len(LEVELS) - 1
@@ -18,8 +18,9 @@ def team_index(seat: Seat) -> int:
     return seat % 2
 
 
-def team_msg(team: int) -> Msg:
-    return Msg(key="levels.team.A" if team == 0 else "levels.team.B")
+def team_msg(team: int) -> TeamName:
+    """A team named by its players."""
+    return TeamName(seats=team_seats(team))
 
 
 def team_seats(team: int) -> tuple[Seat, Seat]:
@@ -32,7 +33,10 @@ def seat_levels(levels: tuple[int, int]) -> tuple[str, ...]:
 
 
 def levels_step(levels: tuple[int, int]) -> Msg:
-    return Msg(key="levels.now", params={"a": LEVELS[levels[0]], "b": LEVELS[levels[1]]})
+    return Msg(
+        key="levels.now",
+        params={"team_a": team_msg(0), "a": LEVELS[levels[0]], "team_b": team_msg(1), "b": LEVELS[levels[1]]},
+    )
 
 
 def resolve_declarer(hand: HandInput, pending: Seat | None, free_declarer: bool, steps: list[Msg]) -> Seat:
@@ -46,8 +50,12 @@ def resolve_declarer(hand: HandInput, pending: Seat | None, free_declarer: bool,
         assert hand.declarer is not None
         if pending is not None and hand.declarer != pending:
             if not free_declarer:
-                raise hand.error("declarer.rotation", "declarer", expected=pending, entered=hand.declarer)
-            steps.append(Msg(key="declarer.free", params={"seat": hand.declarer, "expected": pending}))
+                raise hand.error(
+                    "declarer.rotation", "declarer", expected=SeatName(pending), entered=SeatName(hand.declarer)
+                )
+            steps.append(
+                Msg(key="declarer.free", params={"seat": SeatName(hand.declarer), "expected": SeatName(pending)})
+            )
         return hand.declarer
     if pending is None:
         raise hand.error("declarer.first_hand", "declarer")

@@ -7,11 +7,12 @@ shape, merged here explicitly.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import baifen, biaofen, erguai, gunzi, hongxingwu
-from .base import Lang, Msg
+from .base import Lang, Msg, SeatName, TeamName
+from .labels import FIELD_TEXTS, OPTION_TEXTS
 
 # key -> (zh-Hans, en)
 COMMON: Mapping[str, tuple[str, str]] = {
@@ -62,17 +63,43 @@ TABLE: Mapping[str, tuple[str, str]] = {
     **biaofen.MESSAGES,
     **hongxingwu.MESSAGES,
     **gunzi.MESSAGES,
+    **OPTION_TEXTS,
+    **FIELD_TEXTS,
 }
 
 
-def render(msg: Msg, lang: str = Lang.ZH) -> str:
-    """One message in `lang` (`zh-Hans` or `en`; anything else falls back to zh-Hans)."""
+def is_english(lang: str) -> bool:
+    return lang == Lang.EN or str(lang).lower().startswith("en")
+
+
+def text(key: str, lang: str = Lang.ZH, **params: Any) -> str:
+    """The message `key` in `lang` with `params`."""
+    return render(Msg(key=key, params=params), lang)
+
+
+def seat_name(seat: int, lang: str = Lang.ZH, players: Sequence[str] = ()) -> str:
+    """The player at `seat`, or, without names, the seat counted from 1 (`2号位`, `seat 2`)."""
+    if 0 <= seat < len(players):
+        return players[seat]
+    return text("seat.number", lang, n=seat + 1)
+
+
+def render(msg: Msg, lang: str = Lang.ZH, players: Sequence[str] = ()) -> str:
+    """One message in `lang` (`zh-Hans` or `en`; anything else falls back to zh-Hans), naming seats by `players`."""
     zh, en = TABLE.get(msg.key, (msg.key, msg.key))
-    template = en if lang == Lang.EN or str(lang).lower().startswith("en") else zh
-    params: dict[str, Any] = {
-        key: render(value, lang) if isinstance(value, Msg) else value for key, value in msg.params.items()
-    }
+    template = en if is_english(lang) else zh
+    params: dict[str, Any] = {key: _param(value, lang, players) for key, value in msg.params.items()}
     try:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):
         return template
+
+
+def _param(value: Any, lang: str, players: Sequence[str]) -> Any:
+    if isinstance(value, Msg):
+        return render(value, lang, players)
+    if isinstance(value, SeatName):
+        return seat_name(value.seat, lang, players)
+    if isinstance(value, TeamName):
+        return "·".join(seat_name(seat, lang, players) for seat in value.seats)
+    return value

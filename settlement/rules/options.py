@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeVar
 
@@ -20,8 +21,42 @@ OPTION_LIMIT = 1_000_000
 Parser = Callable[[Any, str], Any]
 
 
-def option(default: Any, doc: str, parse: Parser, dump: Callable[[Any], Any] | None = None) -> Any:
-    """A dataclass field for an option. Mutable defaults are frozen mappings/tuples."""
+class OptionKind(StrEnum):
+    """What kind of value an option takes: how a form draws it and an API client sends it."""
+
+    INTEGER = "integer"  # minimum / maximum / step
+    SWITCH = "switch"  # true / false
+    CHOICE = "choice"  # one of `choices`
+    BID_TABLE = "bid_table"  # bid (a multiple of 5) → score, any subset of bids
+    KEYED_INTEGERS = "keyed_integers"  # an integer per key of `keys` (all of them, or any when not `all_required`)
+    INTEGER_LIST = "integer_list"  # a list of integers ≥ minimum
+    LEVEL_TABLE = "level_table"  # 红星五: {"up": [[lowest s, levels] …], "switch": s, "step": s}
+    SHAPE_TABLE = "shape_table"  # 红星五: last-trick shape → multiplier (a power of two)
+
+
+@dataclass(frozen=True, kw_only=True)
+class OptionType:
+    """An option's parser and the description of what it accepts (forms and the API are built from it)."""
+
+    kind: OptionKind
+    parse: Parser
+    minimum: int | None = None
+    maximum: int | None = None
+    step: int = 1
+    choices: tuple[str, ...] = ()
+    keys: tuple[str, ...] = ()
+    all_required: bool = True
+
+    def __call__(self, value: Any, field: str) -> Any:
+        return self.parse(value, field)
+
+
+def option(default: Any, doc: str, parse: OptionType, dump: Callable[[Any], Any] | None = None) -> Any:
+    """A dataclass field for an option. Mutable defaults are frozen mappings/tuples.
+
+    `parse` says what the option accepts (`OptionType`); its label and help in
+    both languages are the message table's `option.<prefix>.<name>` entries.
+    """
     return dataclasses.field(default=default, metadata={"doc": doc, "parse": parse, "dump": dump or _plain})
 
 
@@ -43,33 +78,36 @@ def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def parse_int(*, low: int = -OPTION_LIMIT, high: int = OPTION_LIMIT, step: int = 1) -> Parser:
+def parse_int(*, low: int = -OPTION_LIMIT, high: int = OPTION_LIMIT, step: int = 1) -> OptionType:
     def parse(value: Any, field: str) -> int:
         if not is_int(value) or not low <= value <= high or value % step:
             expected = f"integer {low}–{high}" + (f", multiple of {step}" if step != 1 else "")
             raise _bad(field, expected)
         return value
 
-    return parse
+    return OptionType(kind=OptionKind.INTEGER, parse=parse, minimum=low, maximum=high, step=step)
 
 
-def parse_bool(value: Any, field: str) -> bool:
+def _parse_bool(value: Any, field: str) -> bool:
     if not isinstance(value, bool):
         raise _bad(field, "true/false")
     return value
 
 
-def parse_enum(enum: type[StrEnum]) -> Parser:
+parse_bool = OptionType(kind=OptionKind.SWITCH, parse=_parse_bool)
+
+
+def parse_enum(enum: type[StrEnum]) -> OptionType:
     def parse(value: Any, field: str) -> StrEnum:
         try:
             return enum(value)
         except (ValueError, TypeError):
             raise _bad(field, " / ".join(repr(str(e)) for e in enum)) from None
 
-    return parse
+    return OptionType(kind=OptionKind.CHOICE, parse=parse, choices=tuple(str(e) for e in enum))
 
 
-def parse_choice(choices: Iterable[str]) -> Parser:
+def parse_choice(choices: Iterable[str]) -> OptionType:
     allowed = tuple(choices)
 
     def parse(value: Any, field: str) -> str:
@@ -77,10 +115,10 @@ def parse_choice(choices: Iterable[str]) -> Parser:
             raise _bad(field, " / ".join(repr(c) for c in allowed))
         return value
 
-    return parse
+    return OptionType(kind=OptionKind.CHOICE, parse=parse, choices=allowed)
 
 
-def parse_bid_table(*, value_low: int | None = None, value_high: int | None = None) -> Parser:
+def parse_bid_table(*, value_low: int | None = None, value_high: int | None = None) -> OptionType:
     """`{"90": 200, "100": 300}`: bid (a multiple of 5) → score. Dumped with string keys."""
 
     def parse(value: Any, field: str) -> Mapping[int, int]:
@@ -97,12 +135,14 @@ def parse_bid_table(*, value_low: int | None = None, value_high: int | None = No
             table[int(key)] = score
         return frozen_map(dict(sorted(table.items())))
 
-    return parse
+    low = value_low if value_low is not None else -OPTION_LIMIT
+    high = value_high if value_high is not None else OPTION_LIMIT
+    return OptionType(kind=OptionKind.BID_TABLE, parse=parse, minimum=low, maximum=high, step=5)
 
 
 def parse_keyed_ints(
     keys: Iterable[str], *, all_required: bool, low: int = -OPTION_LIMIT, high: int = OPTION_LIMIT
-) -> Parser:
+) -> OptionType:
     """An object with some or all of a fixed set of keys, each an integer."""
     allowed = tuple(keys)
     number = parse_int(low=low, high=high)
@@ -118,10 +158,12 @@ def parse_keyed_ints(
             raise _bad(f"{field}.{missing[0]}", "present")
         return frozen_map({k: number(value[k], f"{field}.{k}") for k in allowed if k in value})
 
-    return parse
+    return OptionType(
+        kind=OptionKind.KEYED_INTEGERS, parse=parse, minimum=low, maximum=high, keys=allowed, all_required=all_required
+    )
 
 
-def parse_int_list(*, low: int = 1, min_len: int = 1) -> Parser:
+def parse_int_list(*, low: int = 1, min_len: int = 1) -> OptionType:
     number = parse_int(low=low)
 
     def parse(value: Any, field: str) -> tuple[int, ...]:
@@ -129,7 +171,7 @@ def parse_int_list(*, low: int = 1, min_len: int = 1) -> Parser:
             raise _bad(field, f"list of at least {min_len} integers ≥ {low}")
         return tuple(number(v, f"{field}[{i}]") for i, v in enumerate(value))
 
-    return parse
+    return OptionType(kind=OptionKind.INTEGER_LIST, parse=parse, minimum=low)
 
 
 class frozen_map(dict[Any, Any]):  # noqa: N801 - reads as a constructor, like frozenset
@@ -168,6 +210,6 @@ def options_dump(options: Any) -> dict[str, Any]:
     return {f.name: f.metadata["dump"](getattr(options, f.name)) for f in dataclasses.fields(options)}
 
 
-def options_describe(options_type: type) -> list[tuple[str, str]]:
-    """(name, one-line doc) of every option, in declaration order — for the opening form."""
-    return [(f.name, f.metadata["doc"]) for f in dataclasses.fields(options_type)]
+def options_types(options_type: type) -> list[tuple[str, OptionType]]:
+    """(name, what it accepts) of every option, in declaration order."""
+    return [(f.name, f.metadata["parse"]) for f in dataclasses.fields(options_type)]

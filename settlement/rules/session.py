@@ -21,6 +21,7 @@ from .base import (
     HandStatus,
     Lang,
     Msg,
+    RulesError,
     Seat,
     Variant,
     check_zero_sum,
@@ -95,7 +96,11 @@ def session_replay(doc: SessionDoc) -> SessionResult:
             game_totals=game_totals,
             default_dealer=next_dealer,
         )
-        result = table.play(hand, ctx)
+        try:
+            result = table.play(hand, ctx)
+        except RulesError as error:
+            error.players = doc.players
+            raise
         if len(result.deltas) != players:
             raise AssertionError(f"hand {hand.n}: {len(result.deltas)} deltas for {players} seats")
         if doc.variant.zero_sum:
@@ -241,7 +246,7 @@ def results_document(result: SessionResult, *, lang: str = Lang.ZH) -> dict[str,
         "players": list(doc.players),
         "unit": doc.variant.unit,
         "hands": [_hand_document(hand, doc, lang) for hand in result.hands],
-        "games": [_game_document(game, lang) for game in result.games],
+        "games": [_game_document(game, doc, lang) for game in result.games],
         "totals": list(result.totals),
         "games_won": list(result.games_won),
         "settle_up": [{"from": t.payer, "to": t.payee, "amount": t.amount} for t in result.settle_up],
@@ -261,7 +266,7 @@ def _hand_document(hand: PlayedHand, doc: SessionDoc, lang: str) -> dict[str, An
         "declarer_won": r.declarer_won,
         "deltas": list(r.deltas),
         "totals": list(hand.totals),
-        "steps": [render(step, lang) for step in r.steps],
+        "steps": [render(step, lang, doc.players) for step in r.steps],
         "next_dealer": r.next_dealer,
     }
     if doc.variant.has_levels:
@@ -272,7 +277,7 @@ def _hand_document(hand: PlayedHand, doc: SessionDoc, lang: str) -> dict[str, An
     return out
 
 
-def _game_document(game: PlayedGame, lang: str) -> dict[str, Any]:
+def _game_document(game: PlayedGame, doc: SessionDoc, lang: str) -> dict[str, Any]:
     return {
         "n": game.n,
         "first_hand": game.first_hand,
@@ -281,6 +286,6 @@ def _game_document(game: PlayedGame, lang: str) -> dict[str, Any]:
         "winners": list(game.winners),
         "how": str(game.how) if game.how else None,
         "adjustments": list(game.adjustments),
-        "adjustment_steps": [render(step, lang) for step in game.adjustment_steps],
+        "adjustment_steps": [render(step, lang, doc.players) for step in game.adjustment_steps],
         "totals": list(game.totals),
     }

@@ -27,6 +27,8 @@ def test_the_schema_validates_without_a_warning(tmp_path):
         "club_standings",
         "session_retrieve",
         "session_export",
+        "session_entry",
+        "variants_list",
         "hand_record",
         "hand_preview",
         "hand_correct",

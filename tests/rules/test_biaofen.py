@@ -694,7 +694,7 @@ def test_the_receipt_shows_the_ladder_the_bombs_the_penalties_and_the_bonus_in_b
     assert "2 → 1" in text
     assert "1 bomb(s) × 5" in text
     assert "no. 3" in text
-    assert "seat 2" in text
+    assert "边家 C: pays" in text  # named, not numbered
     ztext = "\n".join(zh["steps"])
     assert "打宕" in ztext and "炸弹" in ztext and "甩牌" in ztext and "第 3 次做庄" in ztext
     for step in en["steps"] + zh["steps"]:
@@ -705,7 +705,7 @@ def test_every_message_key_of_the_module_renders_in_both_languages():
     for key in biaofen.MESSAGES:
         assert key in TABLE
     result = settle([won_by(0)] * 6, lang="en")
-    assert result["games"][0]["adjustment_steps"][0].startswith("seat 1 never declared")
+    assert result["games"][0]["adjustment_steps"][0].startswith("B never declared")
     assert render(Msg(key="biaofen.no_idle"), "en") == "everyone declared in the round: no idle penalty"
 
 

@@ -178,11 +178,11 @@ def test_the_receipt_shows_the_tribute_both_ways():
     hands = settle(V, [{"declarer": 0, "captured": 50}, {"captured": 100}])["hands"]
     assert (
         hands[0]["steps"][-1]
-        == "下一副进贡：得分 50 < 80，抓分方进贡 (80 − 50) / 10 向下取整 = 3，加底王 0，共 3 张，1 号位付 2 号位"
+        == "下一副进贡：得分 50 < 80，抓分方进贡 (80 − 50) / 10 向下取整 = 3，加底王 0，共 3 张，乙付丙"
     )
-    assert hands[1]["steps"][0] == "进贡 3 张：1 号位（上家）付庄家 2 号位 3 分"
+    assert hands[1]["steps"][0] == "进贡 3 张：乙（上家）付庄家丙 3 分"
     en = settle(V, [{"declarer": 0, "captured": 50}, {"captured": 100}], lang="en")["hands"]
-    assert en[1]["steps"][0] == "tribute 3 cards: seat 1 (the 上家) pays the declarer, seat 2, 3"
+    assert en[1]["steps"][0] == "tribute 3 cards: 乙 (the 上家) pays the declarer, 丙, 3"
     assert en[0]["steps"][0] == "first hand of the game: no tribute"
 
 

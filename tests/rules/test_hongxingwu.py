@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from settlement.rules.base import RulesError
+from settlement.rules.base import RulesError, SeatName
 from settlement.rules.hongxingwu import LEVELS, HongxingwuOptions, kou_shape_entries
 from settlement.rules.session import session_settle
 
@@ -100,12 +100,12 @@ def test_the_receipt_shows_the_band_and_the_levels():
     assert zh == [
         "抓分方得分 140",
         "得分 140–155：抓分方上台并升 1 级",
-        "级别：A队 2，B队 3",
-        "下一副由庄家的下家 1 号位坐庄",
+        "级别：甲·丙 2，乙·丁 3",  # a team by its players' names
+        "下一副由庄家的下家乙坐庄",
     ]
     en = settle_hand(V, {"declarer": 0, "captured": 60}, lang="en")["steps"]
     assert en[1] == "points 60–75: declaring team up 3"
-    assert en[2] == "levels: team A 5, team B 2"
+    assert en[2] == "levels: 甲·丙 5, 乙·丁 2"
 
 
 def test_a_club_level_table_replaces_the_bands():
@@ -204,7 +204,8 @@ def test_an_entered_declarer_that_agrees_with_the_rotation_is_accepted():
 def test_it_refuses_a_declarer_that_contradicts_the_rotation():
     error = refusal([{"declarer": 0, "captured": 80}, {"captured": 130}, {"declarer": 1, "captured": 0}])
     assert (error.hand, error.field, error.code) == (3, "declarer", "declarer.rotation")
-    assert error.params["expected"] == 3
+    assert error.params["expected"] == SeatName(3)
+    assert error.message() == "轮庄应由丁坐庄，填的是乙（可在选项里开启自由坐庄）"
 
 
 def test_free_declarer_lets_the_entered_declarer_win():

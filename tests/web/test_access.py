@@ -46,15 +46,13 @@ WRITES = [
     ("session_new", lambda o, t: {"slug": t["club"].slug}),
     ("session_close", lambda o, t: {"slug": o["club"].slug, "session_id": t["session"].pk}),
     ("session_reopen", lambda o, t: {"slug": o["club"].slug, "session_id": t["session"].pk}),
-    ("hand_new", lambda o, t: {"slug": o["club"].slug, "session_id": t["session"].pk}),
-    ("hand_correct", lambda o, t: {"slug": o["club"].slug, "session_id": t["session"].pk, "number": 1}),
-    ("hand_void", lambda o, t: {"slug": o["club"].slug, "session_id": t["session"].pk, "number": 1}),
-    ("hand_void", lambda o, t: {"slug": t["club"].slug, "session_id": t["session"].pk, "number": 1}),
+    ("table", lambda o, t: {"slug": o["club"].slug, "session_id": t["session"].pk}),
+    ("table_fix", lambda o, t: {"slug": o["club"].slug, "session_id": t["session"].pk, "number": 1}),
+    ("table_fix", lambda o, t: {"slug": t["club"].slug, "session_id": t["session"].pk, "number": 1}),
 ]
 POSTS = {
-    "hand_new": {"hand": '{"declarer": 1, "bid": 85, "captured": 20}', "client_key": "k"},
-    "hand_correct": {"hand": '{"declarer": 1, "bid": 85, "captured": 25}', "reason": "r"},
-    "hand_void": {"reason": "r"},
+    "table": {"action": "record", "declarer": "1", "bid": "85", "captured": "20", "client_key": "k"},
+    "table_fix": {"action": "void", "reason": "r"},
     "session_close": {},
     "session_reopen": {},
     "session_close_confirm": {},
@@ -95,9 +93,8 @@ VIEWER_WRITES = [
     ("session_close", "post", lambda o: {"slug": o["club"].slug, "session_id": o["session"].pk}),
     ("session_close_confirm", "get", lambda o: {"slug": o["club"].slug, "session_id": o["session"].pk}),
     ("session_reopen", "post", lambda o: {"slug": o["club"].slug, "session_id": o["session"].pk}),
-    ("hand_new", "post", lambda o: {"slug": o["club"].slug, "session_id": o["session"].pk}),
-    ("hand_correct", "post", lambda o: {"slug": o["club"].slug, "session_id": o["session"].pk, "number": 1}),
-    ("hand_void", "post", lambda o: {"slug": o["club"].slug, "session_id": o["session"].pk, "number": 1}),
+    ("table", "post", lambda o: {"slug": o["club"].slug, "session_id": o["session"].pk}),
+    ("table_fix", "post", lambda o: {"slug": o["club"].slug, "session_id": o["session"].pk, "number": 1}),
 ]
 
 

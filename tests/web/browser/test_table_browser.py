@@ -159,7 +159,7 @@ def test_a_gunzi_hand_pays_the_tribute_the_last_hand_set(new_page, live_server):
     page.goto(_table(live_server, session))
     expect(page.locator(".tribute-info")).to_contain_text("乙 pays 丙 3 cards")
     expect(page.locator('fieldset[data-group="declarer"]')).to_contain_text("丙 by the rotation")
-    _enter(page, "tribute 3 cards: seat 1 (the 上家) pays the declarer, seat 2, 3", captured=100)
+    _enter(page, "tribute 3 cards: 乙 (the 上家) pays the declarer, 丙, 3", captured=100)
     # The payer had three big jokers: reversed, 丙 pays 乙; with 保底 (+3 to seats 0, 2) the hand is 3, 0, 0, −3.
     _enter(page, "the payer holds three big jokers, reversed (3 cards)", tribute="reversed")
     _record(page, 2)

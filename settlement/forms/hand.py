@@ -1,180 +1,22 @@
-"""Forms of the club pages: they parse what was typed; the rules and the ledger decide in the services."""
+"""The hand entry of the table page, built from the engine's description of the hand (`rules.entry`).
+
+The same form records the next hand and corrects an earlier one (prefilled with its current input,
+carrying the revision it was made from), on the table page and on the hand page.
+"""
 
 from __future__ import annotations
 
-import json
 import uuid
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from typing import Any
 
 from django import forms
-from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from .models import Player, Session
-from .rules.options import options_describe, options_dump, options_resolve
-from .rules.registry import VARIANTS
+from ..models import Player
+from ..rules.registry import VARIANTS
 
-
-def _json_object(text: str) -> dict[str, Any]:
-    try:
-        value = json.loads(text)
-    except ValueError:
-        raise forms.ValidationError(_("This is not valid JSON.")) from None
-    if not isinstance(value, dict):
-        raise forms.ValidationError(_('A hand is a JSON object, like {"declarer": 1, "bid": 85, "captured": 20}.'))
-    return value
-
-
-class HandInputForm(forms.Form):
-    hand = forms.CharField(
-        label=_("Hand (JSON)"),
-        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false", "autocapitalize": "off"}),
-    )
-    client_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # A fresh key per rendered form: submitting it twice records one hand.
-        self.fields["client_key"].initial = uuid.uuid4().hex
-
-    def clean_hand(self) -> dict[str, Any]:
-        return _json_object(self.cleaned_data["hand"])
-
-
-class HandCorrectForm(forms.Form):
-    hand = forms.CharField(
-        label=_("Corrected hand (JSON)"),
-        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false", "autocapitalize": "off"}),
-    )
-    reason = forms.CharField(label=_("Reason"), max_length=500)
-
-    def clean_hand(self) -> dict[str, Any]:
-        return _json_object(self.cleaned_data["hand"])
-
-
-class HandVoidForm(forms.Form):
-    reason = forms.CharField(label=_("Reason"), max_length=500)
-
-
-class HistoryFilterForm(forms.Form):
-    date_from = forms.DateField(
-        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-    )
-    date_to = forms.DateField(
-        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-    )
-    variant = forms.ChoiceField(label=_("Variant"), required=False)
-    player = forms.ModelChoiceField(label=_("Player"), required=False, queryset=Player.objects.none())
-    status = forms.ChoiceField(label=_("Status"), required=False, choices=[("", _("any")), *Session.Status.choices])
-
-    def __init__(self, *args: Any, players: QuerySet[Player], variant_choices: list[tuple[str, str]], **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = players
-        self.fields["player"].empty_label = _("anyone")
-        self.fields["variant"].choices = [("", _("any")), *variant_choices]
-
-
-class SessionOpenForm(forms.Form):
-    """Date, venue, every option of the variant (prefilled from the preset) and a player per seat.
-
-    An option is typed as JSON; a text option may be typed without quotes.
-    """
-
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
-    venue = forms.CharField(label=_("Venue / table"), max_length=100, required=False)
-
-    def __init__(
-        self,
-        *args: Any,
-        variant: str,
-        n_players: int,
-        preset: str | None,
-        players: QuerySet[Player],
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(*args, **kwargs)
-        rules = VARIANTS[variant]
-        defaults = rules.defaults(n_players)
-        overrides = dict(rules.presets.get(preset, {})) if preset else {}
-        initial = options_dump(options_resolve(defaults, overrides))
-        self.option_docs = dict(options_describe(type(defaults)))
-        self.option_names = list(initial)
-        self._text_options = {name for name, value in initial.items() if isinstance(value, str)}
-        for name, value in initial.items():
-            shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-            self.fields[f"option_{name}"] = forms.CharField(
-                label=name, initial=shown, help_text=self.option_docs.get(name, ""), required=False
-            )
-        self.n_players = n_players
-        for seat in range(n_players):
-            self.fields[f"seat_{seat}_player"] = forms.ModelChoiceField(
-                label=_("Seat %(seat)s") % {"seat": seat}, queryset=players, required=False
-            )
-            self.fields[f"seat_{seat}_player"].empty_label = _("— new guest —")
-            self.fields[f"seat_{seat}_name"] = forms.CharField(
-                label=_("or a guest's name"), max_length=60, required=False
-            )
-
-    def option_fields(self) -> list[forms.BoundField]:
-        return [self[f"option_{name}"] for name in self.option_names]
-
-    def seat_fields(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
-        return [(seat, self[f"seat_{seat}_player"], self[f"seat_{seat}_name"]) for seat in range(self.n_players)]
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        overrides: dict[str, Any] = {}
-        for name in self.option_names:
-            text = (data.get(f"option_{name}") or "").strip()
-            if text == "":
-                continue  # left empty: the variant's default
-            try:
-                overrides[name] = json.loads(text)
-            except ValueError:
-                if name in self._text_options:
-                    overrides[name] = text
-                else:
-                    self.add_error(f"option_{name}", _("This is not valid JSON."))
-        data["overrides"] = overrides
-        seated: list[Player | str] = []
-        for seat in range(self.n_players):
-            player = data.get(f"seat_{seat}_player")
-            name = (data.get(f"seat_{seat}_name") or "").strip()
-            if player and name:
-                self.add_error(f"seat_{seat}_name", _("Pick a player or type a guest's name, not both."))
-            elif not player and not name:
-                self.add_error(f"seat_{seat}_player", _("Pick a player or type a guest's name."))
-            seated.append(player or name)
-        data["players"] = seated
-        return data
-
-
-# --- the scorekeeper's table page ---
-
-# The hand's fields in the order play produces them: the deal, the bidding, the bottom, the play, the last
-# trick and the bottom shown, the penalties. A variant shows the ones it uses (`Variant.hand_fields`).
-PLAY_ORDER = (
-    "dealer",
-    "declarer",
-    "tribute",
-    "bid",
-    "forced",
-    "contract",
-    "partner",
-    "no_trump_bottom",
-    "surrender",
-    "bombs",
-    "captured",
-    "kou_di",
-    "kou",
-    "bottom_points",
-    "bottom_multiplier",
-    "bottom_jokers",
-    "gan_guo",
-    "penalties",
-)
 # Form fields of each group (a group is one hand field; a few take more than one input).
 GROUP_FIELDS = {
     "bottom_multiplier": ("kou_shape", "bottom_multiplier"),
@@ -182,33 +24,6 @@ GROUP_FIELDS = {
 }
 # Inputs a surrender leaves out (标分: the hand is not played).
 NOT_PLAYED = ("captured", "bottom_points", "kou_di", "bombs")
-REDEAL_LABELS = {
-    "all_pass": _("all passed"),
-    "no_trump_no_points": _("no trump and no points"),
-    "misdeal": _("misdeal"),
-}
-GROUP_LABELS = {
-    "dealer": _("Dealer (bids first)"),
-    "declarer": _("Declarer"),
-    "tribute": _("Tribute"),
-    "bid": _("Bid"),
-    "forced": _("Forced to declare"),
-    "contract": _("Contract"),
-    "partner": _("Partner (holds the called card)"),
-    "no_trump_bottom": _("The bottom had no trump (shown)"),
-    "surrender": _("Surrendered"),
-    "bombs": _("Bombs played by the declarer"),
-    "captured": _("Points captured"),
-    "kou_di": _("Capture side won the last trick (抠底)"),
-    "kou": _("Last trick won by the capture side"),
-    "bottom_points": _("Points in the bottom"),
-    "bottom_multiplier": _("Shape of the last trick"),
-    "bottom_jokers": _("Jokers in the final bottom"),
-    "gan_guo": _("干锅: the bottom is all trump or all side cards"),
-    "penalties": _("Penalties"),
-    "redeal": _("Thrown in and redealt"),
-    "reason": _("Reason for the correction"),
-}
 
 
 @dataclass(frozen=True)
@@ -236,6 +51,7 @@ class FieldGroup:
     rows: list[Any] = dc_field(default_factory=list)
     value: Any = None
     text: str = ""
+    help: str = ""
 
     @property
     def field_names(self) -> str:
@@ -248,6 +64,8 @@ class TableHandForm(forms.Form):
     It checks types; the rules (required fields, allowed bids, points) are the engine's, whose
     refusal the view puts at the field it names. `cleaned_data["hand"]` is the hand as a session
     document carries it: optional fields only when they say something.
+    A correction carries the revision it was made from (`revision`), so a fix made from a stale page
+    is refused instead of undoing a newer one.
     """
 
     client_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
@@ -270,70 +88,46 @@ class TableHandForm(forms.Form):
         self.fix = fix
         self.original: dict[str, Any] | None = None
         self.missing: list[str] = []  # groups a preview still needs (not yet an error)
-        seats = [(str(seat), player.name) for seat, player in enumerate(self.players)]
-        used = rules.hand_fields
-        groups = [name for name in PLAY_ORDER if name in used]
-        if rules.has_levels and "dealer" in groups:
-            groups.remove("dealer")
-        if "tribute" in groups and entry.tribute is None:
-            groups.remove("tribute")
-        if "bottom_multiplier" in groups and not entry.kou_shapes:
-            groups.remove("bottom_multiplier")
-        self.groups = groups
+        described = {field.name: field for field in entry.fields}
+        self.described = described
+        self.groups = groups = list(described)
         f = self.fields
         f["client_key"].initial = uuid.uuid4().hex
+
+        def choices(name: str) -> list[tuple[str, str]]:
+            return [(c.value, c.label) for c in described[name].choices]
+
         f["redeal"] = forms.ChoiceField(
             required=False,
-            choices=[("", _("no, it was played")), *((r, REDEAL_LABELS.get(r, r)) for r in entry.redeal_reasons)],
+            choices=[("", _("no, it was played")), *((r.value, r.label) for r in entry.redeal_reasons)],
         )
-        if "dealer" in groups:
-            f["dealer"] = forms.TypedChoiceField(required=False, choices=seats, coerce=int, empty_value=None)
-        if "declarer" in groups:
-            f["declarer"] = forms.TypedChoiceField(required=False, choices=seats, coerce=int, empty_value=None)
+        for name in ("dealer", "declarer"):
+            if name in groups:
+                f[name] = forms.TypedChoiceField(required=False, choices=choices(name), coerce=int, empty_value=None)
         if "tribute" in groups:
-            f["tribute"] = forms.ChoiceField(
-                required=False,
-                choices=[
-                    ("normal", _("paid")),
-                    ("reversed", _("reversed: the payer has three big jokers")),
-                    ("cancelled", _("cancelled: the payer's partner has three big jokers")),
-                ],
-            )
+            f["tribute"] = forms.ChoiceField(required=False, choices=choices("tribute"))
         if "bid" in groups:
-            f["bid"] = forms.TypedChoiceField(
-                required=False, choices=[(str(b.bid), str(b.bid)) for b in entry.bids], coerce=int, empty_value=None
-            )
+            f["bid"] = forms.TypedChoiceField(required=False, choices=choices("bid"), coerce=int, empty_value=None)
         for name in ("forced", "no_trump_bottom", "surrender", "kou_di", "gan_guo"):
             if name in groups:
                 f[name] = forms.BooleanField(required=False)
         if "contract" in groups:
-            f["contract"] = forms.ChoiceField(
-                required=False, choices=[("plain", _("plain")), ("bao", "100爆"), ("gou", "100鉤")]
-            )
+            f["contract"] = forms.ChoiceField(required=False, choices=choices("contract"))
         if "partner" in groups:
-            f["partner"] = forms.ChoiceField(required=False, choices=[*seats, ("none", _("alone (1 against 3)"))])
+            f["partner"] = forms.ChoiceField(required=False, choices=choices("partner"))
         number = {"inputmode": "numeric", "pattern": "[0-9]*", "min": 0, "step": 5, "autocomplete": "off"}
         for name in ("captured", "bottom_points"):
             if name in groups:
-                f[name] = forms.IntegerField(required=False, min_value=0, widget=forms.NumberInput(attrs=number))
+                attrs = {**number, "max": described[name].maximum}
+                f[name] = forms.IntegerField(required=False, min_value=0, widget=forms.NumberInput(attrs=attrs))
         if "bombs" in groups:
             f["bombs"] = forms.IntegerField(
                 required=False, min_value=0, widget=forms.NumberInput(attrs={**number, "step": 1})
             )
         if "kou" in groups:
-            f["kou"] = forms.ChoiceField(
-                required=False,
-                choices=[
-                    ("", _("no")),
-                    ("side", _("抠手 (side card)")),
-                    ("trump", _("抠底 (trump)")),
-                    ("joker", _("抠底 (joker)")),
-                ],
-            )
+            f["kou"] = forms.ChoiceField(required=False, choices=[("", _("no")), *choices("kou")])
         if "bottom_multiplier" in groups:
-            f["kou_shape"] = forms.ChoiceField(
-                required=False, choices=[(s["shape"], s["label"]) for s in entry.kou_shapes]
-            )
+            f["kou_shape"] = forms.ChoiceField(required=False, choices=choices("bottom_multiplier"))
             f["bottom_multiplier"] = forms.IntegerField(
                 required=False, min_value=2, widget=forms.NumberInput(attrs={**number, "step": 1, "min": 2})
             )
@@ -354,6 +148,8 @@ class TableHandForm(forms.Form):
                     )
         if fix is not None:
             f["reason"] = forms.CharField(required=False, max_length=500)
+            f["revision"] = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+            f["revision"].initial = len(fix.revisions)
         self._initial_from_state()
 
     # --- initial values ---
@@ -398,9 +194,7 @@ class TableHandForm(forms.Form):
             initial["partner"] = "none" if hand["partner"] is None else hand["partner"]
         if "bottom_multiplier" in self.fields and "bottom_multiplier" in hand:
             initial["bottom_multiplier"] = hand["bottom_multiplier"]
-            shape = next(
-                (s["shape"] for s in self.entry.kou_shapes if s["multiplier"] == hand["bottom_multiplier"]), ""
-            )
+            shape = next((s.value for s in self.entry.kou_shapes if s.multiplier == hand["bottom_multiplier"]), "")
             initial["kou_shape"] = shape
         jokers = hand.get("bottom_jokers") or {}
         for size in ("big", "small"):
@@ -491,7 +285,7 @@ class TableHandForm(forms.Form):
     def _multiplier(self, data: dict[str, Any]) -> int | None:
         """The chosen shape's multiplier (the `kou_shapes` option), else the number typed."""
         shape = data.get("kou_shape")
-        by_shape = {s["shape"]: s["multiplier"] for s in self.entry.kou_shapes}
+        by_shape = {s.value: s.multiplier for s in self.entry.kou_shapes}
         if shape in by_shape:
             return by_shape[shape]
         return data.get("bottom_multiplier")
@@ -534,7 +328,11 @@ class TableHandForm(forms.Form):
         return [str(message) for name in names for message in self.errors.get(name, [])]
 
     def group_label(self, group: str) -> str:
-        return str(GROUP_LABELS.get(group, group))
+        """The engine's label of a hand field, in the page's language."""
+        field = self.described.get(group)
+        if field is not None:
+            return field.label
+        return str(_("Reason for the correction")) if group == "reason" else group
 
     def buttons(self, name: str) -> list[ButtonOption]:
         """The choices of a field, drawn as buttons; the bid buttons say where the rules allow them."""
@@ -543,7 +341,7 @@ class TableHandForm(forms.Form):
         current = "" if current is None else str(current)
         out = []
         bids = {str(b.bid): b for b in self.entry.bids}
-        shapes = {s["shape"]: s for s in self.entry.kou_shapes}
+        shapes = {s.value: s for s in self.entry.kou_shapes}
         for value, label in field.choices:  # type: ignore[attr-defined]
             value = str(value)
             attrs: dict[str, str] = {}
@@ -552,10 +350,10 @@ class TableHandForm(forms.Form):
                 attrs["data-places"] = " ".join(map(str, bids[value].places))
                 attrs["data-forced-places"] = " ".join(map(str, bids[value].forced_places))
             if name == "kou_shape" and value in shapes:
-                attrs["data-multiplier"] = str(shapes[value]["multiplier"])
-                sub = f"×{shapes[value]['multiplier']}"
+                attrs["data-multiplier"] = str(shapes[value].multiplier)
+                sub = f"×{shapes[value].multiplier}"
             if name in ("dealer", "declarer", "partner") and value.isdigit():
-                sub = str(_("seat %(seat)s") % {"seat": value})
+                sub = str(_("seat %(seat)s") % {"seat": int(value) + 1})  # counted from 1, like the players do
             out.append(ButtonOption(value=value, label=str(label), checked=value == current, attrs=attrs, sub=sub))
         return out
 
@@ -566,7 +364,13 @@ class TableHandForm(forms.Form):
             names = GROUP_FIELDS.get(group, (group,))
             if group == "penalties":
                 names = tuple(name for name in self.fields if name.startswith(("shuai_", "misdeal_")))
-            item = FieldGroup(name=group, label=self.group_label(group), errors=self.group_errors(group), fields=names)
+            item = FieldGroup(
+                name=group,
+                label=self.group_label(group),
+                errors=self.group_errors(group),
+                fields=names,
+                help=self.described[group].help,
+            )
             if group == "declarer" and self.entry.declarer_locked:
                 item.kind = "locked"
                 item.value = self.entry.declarer
@@ -587,8 +391,8 @@ class TableHandForm(forms.Form):
             elif group == "bottom_jokers":
                 item.kind = "jokers"
                 item.rows = [
-                    (_("big"), "bottom_jokers_big", self.buttons("bottom_jokers_big")),
-                    (_("small"), "bottom_jokers_small", self.buttons("bottom_jokers_small")),
+                    (choice.label, f"bottom_jokers_{choice.value}", self.buttons(f"bottom_jokers_{choice.value}"))
+                    for choice in self.described[group].choices
                 ]
             elif group == "penalties":
                 item.kind = "penalties"
@@ -606,3 +410,8 @@ class TableHandForm(forms.Form):
     @property
     def has_forced_bids(self) -> bool:
         return any(b.forced_places for b in self.entry.bids)
+
+
+class HandVoidForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), max_length=500)
+    revision = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)

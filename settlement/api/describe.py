@@ -1,0 +1,135 @@
+"""`/api/v1/variants/` and `/api/v1/sessions/{id}/entry/`: the engine's description of itself, as JSON.
+
+What a session can set (`options_spec`) and what the next hand takes (`entry`), labelled in the request's
+language — an API client builds its forms from these, as the pages do.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from settlement import selectors
+from settlement.models import engine_lang
+from settlement.rules.entry import FieldKind, as_data, options_spec
+from settlement.rules.options import OptionKind
+from settlement.rules.registry import VARIANTS
+
+from .views import READ_ERRORS, _errors, _get_session_for_user, _lang, api_endpoint
+
+JSON_VALUE = serializers.JSONField(help_text="the value as a session document carries it")
+
+
+class ChoiceSerializer(serializers.Serializer):
+    value = serializers.CharField()
+    label = serializers.CharField(help_text="in the request's language")
+    multiplier = serializers.IntegerField(allow_null=True, help_text="红星五's shapes: the bottom's multiplier")
+
+
+class OptionSpecSerializer(serializers.Serializer):
+    key = serializers.CharField(help_text="the option's name in a session document's `options`")
+    kind = serializers.ChoiceField(choices=[str(k) for k in OptionKind])
+    label = serializers.CharField()
+    help = serializers.CharField()
+    defaults = serializers.DictField(child=serializers.JSONField(), help_text="player count → default (no preset)")
+    minimum = serializers.IntegerField(allow_null=True)
+    maximum = serializers.IntegerField(allow_null=True)
+    step = serializers.IntegerField()
+    choices = ChoiceSerializer(many=True, help_text="a choice's values, or a keyed option's keys")
+    all_required = serializers.BooleanField(help_text="keyed options: every key must be given")
+
+
+class PresetSpecSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    label = serializers.CharField()
+    overrides = serializers.DictField(child=serializers.JSONField())
+    defaults = serializers.DictField(
+        child=serializers.DictField(child=serializers.JSONField()),
+        help_text="player count → every option's value under the preset",
+    )
+
+
+class VariantSpecSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    unit = serializers.CharField()
+    zero_sum = serializers.BooleanField()
+    player_counts = serializers.ListField(child=serializers.IntegerField())
+    presets = PresetSpecSerializer(many=True)
+    options = OptionSpecSerializer(many=True)
+
+
+class EntryFieldSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="the hand field")
+    kind = serializers.ChoiceField(choices=[str(k) for k in FieldKind])
+    label = serializers.CharField()
+    help = serializers.CharField()
+    required = serializers.BooleanField()
+    default = serializers.JSONField(allow_null=True)
+    locked = serializers.BooleanField(help_text="set by the rules (the rotation's declarer)")
+    choices = ChoiceSerializer(many=True)
+    minimum = serializers.IntegerField(allow_null=True)
+    maximum = serializers.IntegerField(allow_null=True)
+    step = serializers.IntegerField()
+
+
+class BidRuleSerializer(serializers.Serializer):
+    bid = serializers.IntegerField()
+    places = serializers.ListField(child=serializers.IntegerField(), help_text="(declarer − dealer) mod players")
+    forced_places = serializers.ListField(child=serializers.IntegerField())
+
+
+class TributeDueSerializer(serializers.Serializer):
+    cards = serializers.IntegerField()
+    amount = serializers.IntegerField()
+    payer = serializers.IntegerField()
+    payee = serializers.IntegerField()
+
+
+class EntrySerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="the ledger number the next hand gets")
+    game = serializers.IntegerField()
+    game_start = serializers.BooleanField()
+    fields = EntryFieldSerializer(many=True, help_text="in play order")
+    bids = BidRuleSerializer(many=True)
+    redeal_reasons = ChoiceSerializer(many=True)
+    kou_shapes = ChoiceSerializer(many=True)
+    dealer = serializers.IntegerField(allow_null=True)
+    ask_dealer = serializers.BooleanField()
+    declarer = serializers.IntegerField(allow_null=True)
+    declarer_locked = serializers.BooleanField()
+    tribute = TributeDueSerializer(allow_null=True)
+    levels = serializers.ListField(child=serializers.CharField(), allow_null=True)
+
+
+@extend_schema(
+    operation_id="variants_list",
+    tags=["variants"],
+    summary="Every variant: player counts, presets and the options a session can set",
+    responses={200: VariantSpecSerializer(many=True), **_errors(401)},
+)
+@api_endpoint("GET")
+def variants_list(request: Request) -> Response:
+    lang = engine_lang(_lang())
+    specs = [as_data(options_spec(rules, lang)) for rules in VARIANTS.values()]
+    return Response(VariantSpecSerializer(specs, many=True).data)
+
+
+@extend_schema(
+    operation_id="session_entry",
+    tags=["sessions"],
+    summary="What the session's next hand takes: its fields in play order, the values each allows, its defaults",
+    responses={200: EntrySerializer, **READ_ERRORS, **_errors(409)},
+)
+@api_endpoint("GET")
+def session_entry(request: Request, session_id: int) -> Response:
+    _, session = _get_session_for_user(request, session_id)
+    view = selectors.table_view(session=session, lang=_lang())
+    if view.entry is None:
+        assert view.error is not None
+        raise view.error
+    state = view.entry
+    body = as_data(state.entry) | {"number": state.number, "game": state.game, "game_start": state.game_start}
+    return Response(EntrySerializer(body).data)

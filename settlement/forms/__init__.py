@@ -1,0 +1,7 @@
+"""Forms of the club pages: they parse what was typed; the rules and the ledger decide in the services."""
+
+from .filters import HistoryFilterForm
+from .hand import HandVoidForm, TableHandForm
+from .session import SessionOpenForm
+
+__all__ = ["HandVoidForm", "HistoryFilterForm", "SessionOpenForm", "TableHandForm"]

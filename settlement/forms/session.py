@@ -1,0 +1,222 @@
+"""Opening a session: date, venue, a player per seat, and the variant's options as typed controls.
+
+The controls are built from the engine's `options_spec`: a choice is a select (radios when there are
+few), an integer a number input with its range and step, a switch a checkbox, a table (bid → score,
+key → figure, 红星五's bands and shapes) a set of rows. Each starts at the preset's value for the
+chosen player count, so posting the page untouched opens the session with exactly those defaults.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy as _
+
+from ..models import Player
+from ..rules.entry import OptionSpec, options_spec
+from ..rules.options import OptionKind
+from ..rules.registry import VARIANTS
+
+EXTRA_ROWS = 2  # blank rows offered after a list's or a table's own
+SHAPE_MULTIPLIERS = (2, 4, 8, 16, 32, 64)
+
+
+@dataclass
+class OptionControl:
+    """One option on the page: its label and help, and its inputs as (sub-label, bound field) rows."""
+
+    spec: OptionSpec
+    kind: str
+    rows: list[tuple[str, list[forms.BoundField]]]
+    errors: list[str]
+
+
+def _number(spec_min: int | None, spec_max: int | None, step: int, *, required: bool) -> forms.IntegerField:
+    attrs: dict[str, Any] = {"inputmode": "numeric", "step": step}
+    if spec_min is not None and spec_min > -1_000_000:
+        attrs["min"] = spec_min
+    if spec_max is not None and spec_max < 1_000_000:
+        attrs["max"] = spec_max
+    return forms.IntegerField(
+        required=required, min_value=spec_min, max_value=spec_max, widget=forms.NumberInput(attrs=attrs)
+    )
+
+
+class SessionOpenForm(forms.Form):
+    """Date, venue, a player per seat and every option of the variant, typed, prefilled from the preset."""
+
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    venue = forms.CharField(label=_("Venue / table"), max_length=100, required=False)
+    client_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
+
+    def __init__(
+        self,
+        *args: Any,
+        variant: str,
+        n_players: int,
+        preset: str | None,
+        players: QuerySet[Player],
+        lang: str = "zh-Hans",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        rules = VARIANTS[variant]
+        self.spec = options_spec(rules, lang)
+        preset_spec = next((p for p in self.spec.presets if p.key == preset), None)
+        values = (
+            dict(preset_spec.defaults[n_players])
+            if preset_spec
+            else {o.key: o.defaults[n_players] for o in self.spec.options}
+        )
+        self.values = values
+        self.bid_rows = tuple(b.bid for b in rules.bids(rules.defaults(n_players), n_players)) if rules.bids else ()
+        # A fresh key per rendered form: submitting it twice opens one session.
+        self.fields["client_key"].initial = uuid.uuid4().hex
+        self._subfields: dict[str, list[tuple[str, list[str]]]] = {}
+        for option in self.spec.options:
+            self._add_option(option, values[option.key])
+        self.n_players = n_players
+        for seat in range(n_players):
+            self.fields[f"seat_{seat}_player"] = forms.ModelChoiceField(
+                label=_("Seat %(seat)s") % {"seat": seat + 1}, queryset=players, required=False
+            )
+            self.fields[f"seat_{seat}_player"].empty_label = _("— new guest —")
+            self.fields[f"seat_{seat}_name"] = forms.CharField(
+                label=_("or a guest's name"), max_length=60, required=False
+            )
+
+    # --- building the controls ---
+
+    def _field(self, name: str, field: forms.Field, initial: Any) -> str:
+        field.initial = initial
+        self.fields[name] = field
+        return name
+
+    def _add_option(self, option: OptionSpec, value: Any) -> None:
+        key, kind = option.key, option.kind
+        base = f"option_{key}"
+        rows: list[tuple[str, list[str]]] = []
+        if kind is OptionKind.INTEGER:
+            rows.append(
+                ("", [self._field(base, _number(option.minimum, option.maximum, option.step, required=True), value)])
+            )
+        elif kind is OptionKind.SWITCH:
+            rows.append(("", [self._field(base, forms.BooleanField(required=False), bool(value))]))
+        elif kind is OptionKind.CHOICE:
+            choices = [(c.value, c.label) for c in option.choices]
+            widget = forms.RadioSelect if len(choices) <= 3 else forms.Select
+            rows.append(("", [self._field(base, forms.ChoiceField(choices=choices, widget=widget), value)]))
+        elif kind is OptionKind.KEYED_INTEGERS:
+            for choice in option.choices:
+                field = _number(option.minimum, option.maximum, 1, required=option.all_required)
+                rows.append((choice.label, [self._field(f"{base}__{choice.value}", field, value.get(choice.value))]))
+        elif kind is OptionKind.BID_TABLE:
+            bids = sorted({*self.bid_rows, *(int(b) for b in value)})
+            for bid in bids:
+                field = _number(option.minimum, option.maximum, 1, required=False)
+                rows.append(
+                    (str(_("bid %(bid)s") % {"bid": bid}), [self._field(f"{base}__{bid}", field, value.get(str(bid)))])
+                )
+        elif kind is OptionKind.INTEGER_LIST:
+            for i in range(len(value) + EXTRA_ROWS):
+                field = _number(option.minimum, None, 1, required=i == 0)
+                rows.append((str(i + 1), [self._field(f"{base}__{i}", field, value[i] if i < len(value) else None)]))
+        elif kind is OptionKind.LEVEL_TABLE:
+            labels = {c.value: c.label for c in option.choices}
+            up = value["up"]
+            for i in range(len(up) + EXTRA_ROWS):
+                low, levels = up[i] if i < len(up) else (None, None)
+                names = [
+                    self._field(f"{base}__up_{i}_low", _number(0, None, 5, required=i == 0), low),
+                    self._field(f"{base}__up_{i}_levels", _number(1, None, 1, required=i == 0), levels),
+                ]
+                rows.append((labels["up"] if i == 0 else "", names))
+            for part in ("switch", "step"):
+                field = _number(5, None, 5, required=True)
+                rows.append((labels[part], [self._field(f"{base}__{part}", field, value[part])]))
+        elif kind is OptionKind.SHAPE_TABLE:
+            labels = {c.value: c.label for c in option.choices}
+            multipliers = [("", _("not offered")), *((str(m), f"×{m}") for m in SHAPE_MULTIPLIERS)]
+            for shape, multiplier in value.items():
+                field = forms.ChoiceField(choices=multipliers, required=False)
+                rows.append((labels.get(shape, shape), [self._field(f"{base}__{shape}", field, str(multiplier))]))
+        self._subfields[key] = rows
+
+    # --- display ---
+
+    def option_controls(self) -> list[OptionControl]:
+        out = []
+        for option in self.spec.options:
+            rows = [(label, [self[name] for name in names]) for label, names in self._subfields[option.key]]
+            errors = [
+                str(e)
+                for _label, names in self._subfields[option.key]
+                for name in names
+                for e in self.errors.get(name, [])
+            ]
+            out.append(OptionControl(spec=option, kind=str(option.kind), rows=rows, errors=errors))
+        return out
+
+    def option_field(self, key: str) -> str | None:
+        """The form field that carries an error of option `key` (its first input)."""
+        rows = self._subfields.get(key)
+        return rows[0][1][0] if rows else None
+
+    def seat_fields(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
+        return [(seat, self[f"seat_{seat}_player"], self[f"seat_{seat}_name"]) for seat in range(self.n_players)]
+
+    # --- parsing ---
+
+    def _option_value(self, option: OptionSpec, data: dict[str, Any]) -> Any:
+        key, kind = option.key, option.kind
+        base = f"option_{key}"
+        if kind in (OptionKind.INTEGER, OptionKind.SWITCH, OptionKind.CHOICE):
+            return bool(data.get(base)) if kind is OptionKind.SWITCH else data.get(base)
+        subs = [name for _label, names in self._subfields[key] for name in names]
+        if kind is OptionKind.KEYED_INTEGERS:
+            return {
+                c.value: data[f"{base}__{c.value}"]
+                for c in option.choices
+                if data.get(f"{base}__{c.value}") is not None
+            }
+        if kind is OptionKind.BID_TABLE:
+            prefix = f"{base}__"
+            return {name[len(prefix) :]: data[name] for name in subs if data.get(name) is not None}
+        if kind is OptionKind.INTEGER_LIST:
+            return [data[name] for name in subs if data.get(name) is not None]
+        if kind is OptionKind.LEVEL_TABLE:
+            up = []
+            for name in subs:
+                if name.endswith("_low") and data.get(name) is not None:
+                    levels = data.get(name[: -len("_low")] + "_levels")
+                    up.append([data[name], levels])
+            return {"up": up, "switch": data.get(f"{base}__switch"), "step": data.get(f"{base}__step")}
+        if kind is OptionKind.SHAPE_TABLE:
+            prefix = f"{base}__"
+            return {name[len(prefix) :]: int(data[name]) for name in subs if data.get(name)}
+        return self.values[key]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        overrides: dict[str, Any] = {}
+        for option in self.spec.options:
+            names = [name for _label, names in self._subfields[option.key] for name in names]
+            if any(name in self.errors for name in names):
+                continue
+            overrides[option.key] = self._option_value(option, data)
+        data["overrides"] = overrides
+        seated: list[Player | str] = []
+        for seat in range(self.n_players):
+            player = data.get(f"seat_{seat}_player")
+            name = (data.get(f"seat_{seat}_name") or "").strip()
+            if player and name:
+                self.add_error(f"seat_{seat}_name", _("Pick a player or type a guest's name, not both."))
+            elif not player and not name:
+                self.add_error(f"seat_{seat}_player", _("Pick a player or type a guest's name."))
+            seated.append(player or name)
+        data["players"] = seated
+        return data

@@ -1,0 +1,233 @@
+"""The engine describes its own entry: options per variant, fields, bids per place, redeal reasons, defaults.
+
+Expected values are read off the rules reference (../shared/rules/*.md), not from the code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from settlement.rules.base import RulesError
+from settlement.rules.entry import FieldKind, TableState, entry, option_defaults, options_spec, table_state
+from settlement.rules.options import OptionKind
+from settlement.rules.registry import VARIANTS
+from settlement.rules.session import session_settle
+
+NAMES = ["王强", "张伟", "李娜", "刘洋"]
+
+
+def describe(variant: str, players: int = 4, state: TableState | None = None, **kw: Any):
+    rules = VARIANTS[variant]
+    return entry(rules, rules.defaults(players), state or TableState(), players=players, **kw)
+
+
+def bids_at(variant: str, place: int, forced: bool = False) -> list[int]:
+    return [b.bid for b in describe(variant).bids if place in (b.forced_places if forced else b.places)]
+
+
+# baifen.md, "Bidding rules that the entry is checked against": (variant, place, forced) -> bids allowed.
+BENXI_TO_100 = [80, 85, 90, 95, 100]
+
+
+@pytest.mark.parametrize(
+    ("variant", "place", "forced", "bids"),
+    [
+        ("baifen.benxi", 0, False, BENXI_TO_100),
+        ("baifen.benxi", 1, False, BENXI_TO_100),
+        ("baifen.benxi", 2, False, [85, 90, 95, 100]),  # p = 2 bids ≥ 85
+        ("baifen.benxi", 3, False, [85, 90, 95, 100]),  # p = 3 bids ≥ 85
+        ("baifen.benxi", 3, True, [90, 95, 100]),  # forced only at p = 3, bid ≥ 90
+        ("baifen.benxi", 0, True, []),
+        ("baifen.fushun", 0, False, [85, 90, 95, 100]),  # 80 only forced
+        ("baifen.fushun", 0, True, [80]),  # all four passed: p = 0 with 80
+        ("baifen.fushun", 2, True, []),
+        ("baifen.shenyang", 3, False, BENXI_TO_100),
+        ("baifen.shenyang", 3, True, []),  # no forced declarer
+        ("baifen.classic", 2, False, list(range(45, 101, 5))),  # min_bid 45
+        ("erguai", 1, False, [80, 85, 90, 95, 100]),
+        ("biaofen", 0, False, list(range(5, 81, 5))),
+    ],
+)
+def test_it_offers_the_bids_the_rules_allow_at_each_place(variant, place, forced, bids):
+    assert bids_at(variant, place, forced) == bids
+
+
+@pytest.mark.parametrize("variant", ["baifen.benxi", "baifen.fushun", "baifen.shenyang"])
+def test_every_offered_bid_is_accepted_and_every_other_refused(variant):
+    offered = {(b.bid, p, False) for b in describe(variant).bids for p in b.places}
+    offered |= {(b.bid, p, True) for b in describe(variant).bids for p in b.forced_places}
+    for bid in range(5, 101, 5):
+        for place in range(4):
+            for forced in (False, True):
+                hand: dict[str, Any] = {"dealer": 0, "declarer": place, "bid": bid, "captured": 0}
+                if forced:
+                    hand["forced"] = True
+                doc = {"variant": variant, "players": NAMES, "hands": [hand]}
+                try:
+                    session_settle(doc)
+                    accepted = True
+                except RulesError:
+                    accepted = False
+                assert accepted == ((bid, place, forced) in offered), (bid, place, forced)
+
+
+@pytest.mark.parametrize(
+    ("variant", "reasons"),
+    [
+        ("baifen.benxi", ["all_pass", "no_trump_no_points", "misdeal"]),
+        ("baifen.fushun", ["misdeal"]),
+        ("baifen.shenyang", ["no_trump_no_points", "misdeal"]),
+        ("baifen.classic", ["all_pass", "no_trump_no_points", "misdeal"]),  # every other variant: all three
+        ("erguai", ["all_pass", "no_trump_no_points", "misdeal"]),
+        ("biaofen", ["all_pass", "no_trump_no_points", "misdeal"]),
+        ("hongxingwu", ["all_pass", "no_trump_no_points", "misdeal"]),
+        ("gunzi", ["all_pass", "no_trump_no_points", "misdeal"]),
+    ],
+)
+def test_it_lists_the_redeal_reasons_of_each_variant(variant, reasons):
+    assert [r.value for r in describe(variant).redeal_reasons] == reasons
+
+
+@pytest.mark.parametrize(
+    ("variant", "fields"),
+    [
+        ("baifen.benxi", ["dealer", "declarer", "bid", "forced", "captured", "kou"]),
+        ("baifen.classic", ["dealer", "declarer", "bid", "partner", "captured", "kou_di"]),
+        ("erguai", ["dealer", "declarer", "bid", "contract", "partner", "captured"]),
+        (
+            "biaofen",
+            [
+                "dealer",
+                "declarer",
+                "bid",
+                "no_trump_bottom",
+                "surrender",
+                "bombs",
+                "captured",
+                "kou_di",
+                "bottom_points",
+                "penalties",
+            ],
+        ),
+        ("hongxingwu", ["declarer", "captured", "kou_di", "bottom_points", "bottom_multiplier"]),
+        ("gunzi", ["declarer", "captured", "kou_di", "bottom_points", "bottom_jokers", "gan_guo"]),
+    ],
+)
+def test_the_fields_come_in_play_order(variant, fields):
+    assert [f.name for f in describe(variant).fields] == fields
+
+
+def test_a_level_games_later_hand_has_the_rotations_declarer_locked_and_the_tribute_due():
+    state = TableState(game=1, game_start=False, next_dealer=2, tribute_cards=3, levels=("4", "3", "4", "3"))
+    described = describe("gunzi", state=state, names=NAMES)
+    declarer = described.field("declarer")
+    assert declarer is not None and (declarer.default, declarer.locked, declarer.required) == (2, True, False)
+    # rules/gunzi.md step 1: the declarer's 上家 (seat 1) pays him T × card_points
+    assert described.tribute is not None
+    assert (described.tribute.payer, described.tribute.payee, described.tribute.amount) == (1, 2, 3)
+    assert [f.name for f in described.fields][:2] == ["declarer", "tribute"]
+
+
+def test_biaofen_asks_the_first_bidder_at_the_start_of_a_round_and_offers_the_next_one_later():
+    assert describe("biaofen").ask_dealer and describe("biaofen").dealer is None
+    later = describe("biaofen", state=TableState(game_start=False, next_dealer=3))
+    assert (later.ask_dealer, later.dealer) == (False, 3)
+
+
+def test_the_shapes_of_the_last_trick_carry_their_multipliers_lowest_first():
+    shapes = describe("hongxingwu", lang="en").kou_shapes
+    # hongxingwu.md: single 2, pair 4, triple 8, three-pair tractor 8, four-pair 16, two-triple 16
+    assert [(s.value, s.multiplier) for s in shapes][:3] == [("single", 2), ("pair", 4), ("tractor_3_pairs", 8)]
+    assert shapes[0].label == "single"
+
+
+def test_seats_are_offered_by_name_or_counted_from_1():
+    assert [c.label for c in describe("baifen.benxi", names=NAMES).fields[0].choices] == NAMES
+    assert [c.label for c in describe("baifen.benxi").fields[0].choices] == ["1号位", "2号位", "3号位", "4号位"]
+    assert describe("baifen.benxi", lang="en").fields[0].choices[0].label == "seat 1"
+
+
+def test_the_state_after_a_finished_pot_starts_a_new_game_with_the_next_dealer():
+    doc = {
+        "variant": "baifen.benxi",
+        "players": NAMES,
+        "hands": [{"declarer": 0, "bid": 100, "captured": 0}, {"declarer": 1, "bid": 100, "captured": 0}],
+    }
+    results = session_settle(doc)
+    rules = VARIANTS["baifen.benxi"]
+    # 300 + 300 ≥ 205 after hand 1 (clean 100 → 300): the 盘 ends, hand 2 starts 盘 2
+    assert table_state(rules, rules.defaults(4), results, before=2) == TableState(
+        game=2, game_start=True, next_dealer=1
+    )
+    assert table_state(rules, rules.defaults(4), results).next_dealer == 2
+
+
+# rules/*.md, the options tables: (variant, players, preset) -> some defaults worked from the reference.
+@pytest.mark.parametrize(
+    ("variant", "players", "preset", "expected"),
+    [
+        (
+            "baifen.benxi",
+            4,
+            "本溪 205",
+            {"target": 205, "fanbei": 50, "kou_award": {"side": 200, "trump": 200, "joker": 200}},
+        ),
+        (
+            "baifen.benxi",
+            4,
+            "本溪 300",
+            {"target": 300, "clean": {"80": 100, "85": 100, "90": 200, "95": 200, "100": 300}},
+        ),
+        ("baifen.fushun", 4, "抚顺 300", {"target": 300, "clean": {"100": 200}, "broken": {"100": -300}}),
+        ("baifen.fushun", 4, "抚顺 500", {"target": 500}),
+        ("baifen.shenyang", 4, "沈阳 250", {"target": 250, "kou_penalty": {"joker": -200}}),
+        ("baifen.classic", 4, "经典", {"min_bid": 45, "stake": 1, "exact_hundred": "broken"}),
+        ("erguai", 4, "初级场", {"unit_value": 200, "guangtou": 50}),
+        ("erguai", 4, "高级场", {"unit_value": 1000}),
+        ("biaofen", 4, "标准", {"dang_steps": [40, 30, 20], "shuai_defender": 3, "round_hands": 6}),
+        ("biaofen", 3, "标准", {"dang_steps": [30, 20], "shuai_defender": 2}),
+        ("hongxingwu", 4, "济源", {"finish": "must_play_ace", "start_level": "2", "free_declarer": False}),
+        ("hongxingwu", 4, "济源（打过 A 即胜）", {"finish": "pass_ace"}),
+        ("gunzi", 4, "大连", {"first_level": "3", "last_level": "10", "threshold": 120, "tribute_rounding": "floor"}),
+        ("gunzi", 4, "大连（75 分进贡 1 张）", {"tribute_rounding": "ceil"}),
+    ],
+)
+def test_each_preset_resolves_to_the_rules_defaults(variant, players, preset, expected):
+    defaults = option_defaults(VARIANTS[variant], players, preset)
+    assert {key: defaults[key] for key in expected} == expected
+    spec = options_spec(VARIANTS[variant])
+    assert next(p for p in spec.presets if p.key == preset).defaults[players] == defaults
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+@pytest.mark.parametrize("lang", ["zh-Hans", "en"])
+def test_every_option_has_a_label_and_help_in_both_languages(variant, lang):
+    for spec in options_spec(VARIANTS[variant], lang).options:
+        assert spec.label and spec.label != spec.key, spec.key
+        assert spec.help.strip(), spec.key
+        for choice in spec.choices:
+            assert choice.label, (spec.key, choice.value)
+    for preset in options_spec(VARIANTS[variant], lang).presets:
+        assert preset.label
+
+
+def test_the_option_kinds_say_how_to_enter_them():
+    kinds = {o.key: o for o in options_spec(VARIANTS["baifen.benxi"]).options}
+    assert (kinds["target"].kind, kinds["target"].minimum, kinds["target"].step) == (OptionKind.INTEGER, 5, 5)
+    assert kinds["clean"].kind is OptionKind.BID_TABLE
+    assert kinds["kou_mode"].kind is OptionKind.CHOICE
+    assert [c.value for c in kinds["kou_mode"].choices] == ["points", "game"]
+    assert [c.value for c in kinds["kou_award"].choices] == ["side", "trump", "joker"]
+    gunzi = {o.key: o for o in options_spec(VARIANTS["gunzi"]).options}
+    assert gunzi["free_declarer"].kind is OptionKind.SWITCH
+    assert gunzi["first_level"].defaults == {4: "3"}
+    assert [c.value for c in gunzi["first_level"].choices][:2] == ["3", "4"]  # 2 is a permanent trump
+
+
+def test_field_kinds():
+    kinds = {f.name: f.kind for f in describe("biaofen").fields}
+    assert kinds["bombs"] is FieldKind.COUNT and kinds["captured"] is FieldKind.POINTS
+    captured = describe("biaofen").field("captured")
+    assert captured is not None and (captured.maximum, captured.step) == (200, 5)  # two decks
