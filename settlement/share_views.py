@@ -14,8 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
@@ -28,6 +30,9 @@ from .rules.registry import VARIANTS
 from .views import _game_columns, _game_label  # what the table page calls a game, in the reader's language
 
 TV = "tv"
+# After a write every open share page misses at its next poll: the first one renders the fragment,
+# the others of that worker get it from the cache under its ETag (which names everything it depends on).
+LIVE_CACHE_SECONDS = 600
 
 
 def _get_session_for_user(request: HttpRequest, slug: str, session_id: int) -> tuple[Membership, Session]:
@@ -96,14 +101,20 @@ def share_page(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 def share_live(request: HttpRequest, token: str) -> HttpResponse:
-    """The page's changing part, or 304 when nothing changed: the 304 costs one query."""
+    """The page's changing part, or 304 when nothing changed: the 304 costs one query, and so does
+    the fragment another reader already fetched since the last write."""
     shared = _get_shared_for_token(token)
     layout = _layout(request)
     etag = shared.etag(lang=get_language(), view=layout)
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
         response: HttpResponse = HttpResponseNotModified()
     else:
-        response = render(request, "settlement/share_live.html", _share_context(request, shared, layout))
+        key = f"share-live:{shared.session.pk}:{etag}"
+        body = cache.get(key)
+        if body is None:
+            body = render_to_string("settlement/share_live.html", _share_context(request, shared, layout), request)
+            cache.set(key, body, LIVE_CACHE_SECONDS)
+        response = HttpResponse(body)
     response["ETag"] = etag
     return _private(response)
 

@@ -178,6 +178,17 @@ def test_the_fragment_costs_three_queries_for_few_or_many_hands(anon, owner_clie
             assert anon.get(_live(link)).status_code == 200
 
 
+def test_the_next_reader_of_the_same_news_costs_one_query(anon, shared, django_assert_num_queries):
+    session, link, owner = shared
+    old = anon.get(_live(link))["ETag"]
+    services.hand_record(session=session, user=owner, hand_input=BENXI_EXAMPLE[4])
+    first = anon.get(_live(link), HTTP_IF_NONE_MATCH=old)
+    with django_assert_num_queries(1):
+        second = Client().get(_live(link), HTTP_IF_NONE_MATCH=old)
+    assert second.status_code == 200 and second.content == first.content and second["ETag"] == first["ETag"]
+    assert 'id="hand-5"' in second.content.decode()
+
+
 @pytest.mark.parametrize("change", ["record", "correct", "void", "close"])
 def test_every_write_to_the_session_changes_the_etag(anon, shared, change):
     session, link, owner = shared
