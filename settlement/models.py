@@ -343,3 +343,34 @@ class GameRow(models.Model):
             models.CheckConstraint(condition=Q(won=False) | Q(finished=True), name="gamerow_won_only_if_finished"),
             models.CheckConstraint(condition=Q(last_hand__gte=models.F("first_hand")), name="gamerow_hand_order"),
         )
+
+
+class ShareLink(models.Model):
+    """A read-only link to one session's table (`/s/<token>/`), for players' phones and a TV; no login.
+
+    The token is stored as it is (unique, so indexed): the table page shows the link and its QR code
+    again whenever it is opened, which a stored hash could not. Whoever can read this table can read
+    the ledger itself, so a hash would protect nothing the link shows. Revoking sets `revoked_at`;
+    a session has at most one link that is not revoked.
+    """
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="share_links")
+    token = models.CharField(_("token"), max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+", verbose_name=_("made by")
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("share link")
+        verbose_name_plural = _("share links")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["session"], condition=Q(revoked_at__isnull=True), name="share_link_one_active_per_session"
+            ),
+            models.CheckConstraint(condition=~Q(token=""), name="share_link_token_not_empty"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.session_id} share {'revoked' if self.revoked_at else 'active'}"

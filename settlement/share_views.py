@@ -1,0 +1,154 @@
+"""Share pages: a session's table for anyone with the link (no login), and making and revoking links.
+
+`/s/<token>/` is the page; `/s/<token>/live/` is its changing part as an HTML fragment that
+share.js polls with If-None-Match. Why polling rather than a stream (SSE, a long poll): gunicorn
+runs sync workers (WEB_CONCURRENCY, 2 by default), and a stream holds a worker for as long as a
+viewer watches, so three phones at one table would stop the site. A poll that finds nothing new
+is one indexed query and a 304 with no body (`bench/share_poll.py` measures it), and the worker
+is free again at once. These are plain Django views, so the API's DRF throttles do not apply:
+a table of phones polling every 2 s from one address must not be a 429.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import parse_etags
+from django.utils.translation import get_language
+from django.views.decorators.http import require_GET, require_POST
+
+from . import selectors, shares
+from .models import Membership, Session, engine_lang
+from .rules.registry import VARIANTS
+from .views import _game_columns, _game_label  # what the table page calls a game, in the reader's language
+
+TV = "tv"
+# After a write every open share page misses at its next poll: the first one renders the fragment,
+# the others of that worker get it from the cache under its ETag (which names everything it depends on).
+LIVE_CACHE_SECONDS = 600
+
+
+def _get_session_for_user(request: HttpRequest, slug: str, session_id: int) -> tuple[Membership, Session]:
+    try:
+        membership = Membership.objects.select_related("club").get(user=request.user, club__slug=slug)
+    except Membership.DoesNotExist:
+        raise Http404("no such club") from None
+    session = get_object_or_404(Session, pk=session_id, club=membership.club)
+    session.club = membership.club
+    return membership, session
+
+
+def _get_shared_for_token(token: str) -> shares.SharedSession:
+    shared = shares.share_find(token=token)
+    if shared is None:
+        raise Http404("no such link")
+    return shared
+
+
+def _layout(request: HttpRequest) -> str:
+    return TV if request.GET.get("view") == TV else ""
+
+
+def _share_context(request: HttpRequest, shared: shares.SharedSession, layout: str) -> dict[str, Any]:
+    session = shared.session
+    view = selectors.table_view(session=session, lang=engine_lang(get_language()))
+    last_game = view.last_game
+    next_hand = view.entry if session.is_open and view.entry is not None and view.error is None else None
+    return {
+        "share_club": session.club,  # not `club`: base.html would show the members' navigation
+        "session": session,
+        "view": view,
+        "results": view.results,
+        "players": view.players,
+        "rules": VARIANTS[session.variant],
+        "has_games": view.has_games,
+        "game_label": _game_label(session.variant, view.game) if view.has_games else "",
+        "last_game_label": _game_label(session.variant, last_game["n"]) if last_game else "",
+        "game_labels": {g["n"]: _game_label(session.variant, g["n"]) for g in (view.results or {}).get("games", [])},
+        "next_hand": next_hand,
+        "target": (view.results or {}).get("options", {}).get("target"),
+        "token": shared.link.token,
+        "tv": layout == TV,
+        "etag": shared.etag(lang=get_language(), view=layout),
+        **_game_columns(session.variant),
+    }
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    """Always asked again (the figures change), never kept by a shared cache, never indexed or referred."""
+    patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, ("Cookie", "Accept-Language"))
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@require_GET
+def share_page(request: HttpRequest, token: str) -> HttpResponse:
+    """The table for the players (`?view=tv`: for a TV or tablet). With JavaScript it follows the
+    table by itself; without, a reload shows the newest figures."""
+    shared = _get_shared_for_token(token)
+    ctx = _share_context(request, shared, _layout(request))
+    return _private(render(request, "settlement/share.html", ctx))
+
+
+@require_GET
+def share_live(request: HttpRequest, token: str) -> HttpResponse:
+    """The page's changing part, or 304 when nothing changed: the 304 costs one query, and so does
+    the fragment another reader already fetched since the last write."""
+    shared = _get_shared_for_token(token)
+    layout = _layout(request)
+    etag = shared.etag(lang=get_language(), view=layout)
+    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        key = f"share-live:{shared.session.pk}:{etag}"
+        body = cache.get(key)
+        if body is None:
+            body = render_to_string("settlement/share_live.html", _share_context(request, shared, layout), request)
+            cache.set(key, body, LIVE_CACHE_SECONDS)
+        response = HttpResponse(body)
+    response["ETag"] = etag
+    return _private(response)
+
+
+@login_required
+@require_POST
+def share_create(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
+    """Make the session's link (a new one when it had one: the old one stops working)."""
+    _, session = _get_session_for_user(request, slug, session_id)
+    shares.share_create(session=session, user=request.user)
+    return redirect(reverse("table", args=[slug, session.pk]) + "?share=1#share")
+
+
+@login_required
+@require_POST
+def share_revoke(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
+    _, session = _get_session_for_user(request, slug, session_id)
+    shares.share_revoke(session=session, user=request.user)
+    return redirect(reverse("table", args=[slug, session.pk]) + "?share=1#share")
+
+
+@login_required
+def share_card(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
+    """A card to print and put on the table: the QR code, the link and what it is."""
+    membership, session = _get_session_for_user(request, slug, session_id)
+    link = shares.share_active(session=session)
+    if link is None:
+        raise Http404("the session has no share link")
+    url = request.build_absolute_uri(reverse("share", args=[link.token]))
+    ctx = {
+        "club": membership.club,
+        "membership": membership,
+        "session": session,
+        "share_url": url,
+        "qr": shares.share_qr_svg(url=url),
+    }
+    return render(request, "settlement/share_card.html", ctx)

@@ -1,0 +1,96 @@
+"""The share page in Chromium: a player's phone follows the scorekeeper's table without reloading.
+
+Two browser contexts: the scorekeeper (logged in) on the table page, a player (no login) on the
+share link. Figures from rules/baifen.md's 本溪 example (tests/factories.BENXI_EXAMPLE), worked there.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from settlement import shares
+from settlement.models import Role
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, record_hands
+
+from .conftest import PHONE, overflows
+from .test_table_browser import _enter, _record, _table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+expect = pytest.importorskip("playwright.sync_api").expect
+
+LIVE = 5_000  # ms: the news must be on the share page within 5 s (it polls every 2 s)
+
+
+def _board(page):
+    return page.eval_on_selector_all(
+        "table.board tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.innerText.trim()))"
+    )
+
+
+def test_the_share_page_follows_a_record_a_correction_and_a_void_without_a_reload(new_page, live_server):
+    club = make_club("东城俱乐部")
+    make_member(club)
+    keeper = make_member(club, Role.SCOREKEEPER)
+    session = make_session(club, keeper)
+    record_hands(session, keeper, BENXI_EXAMPLE[:1])
+    link = shares.share_create(session=session, user=keeper)
+    share_url = f"{live_server.url}/s/{link.token}/"
+
+    player = new_page(viewport=PHONE)  # no login
+    player.goto(share_url)
+    expect(player.locator("#hand-1")).to_be_visible()
+    player.evaluate("document.body.dataset.loaded = 'once'")  # gone if the page ever reloads
+    expect(player.locator("#live-status")).to_contain_text("实时")
+    assert overflows(player) == []
+
+    table = new_page(keeper, viewport=PHONE)
+    table.goto(_table(live_server, session))
+    # Hand 2 as in the example: 乙 declares 85 and the defenders capture 20: made.
+    _enter(table, "叫分 85 + 抓分 20 = 105 > 100：破", declarer=1, bid=85, captured=20)
+    _record(table, 2)
+    expect(player.locator("#hand-2")).to_contain_text("叫分 85 + 抓分 20", timeout=LIVE)
+
+    # Correct hand 2 to 10 captured (made).
+    table.click("#hand-2 a.fix")
+    table.fill('input[name="captured"]', "10")
+    table.fill('input[name="reason"]', "少记了一个十")
+    expect(table.locator("#receipt")).to_contain_text("叫分 85 + 抓分 10 = 95 ≤ 100：成")
+    table.click("button[value=correct]")
+    table.wait_for_url(re.compile(r"\?fixed=2$"))
+    expect(player.locator("#hand-2")).to_contain_text("少记了一个十", timeout=LIVE)
+    expect(player.locator("#hand-2")).to_contain_text("叫分 85 + 抓分 10", timeout=LIVE)
+
+    # Void hand 1.
+    table.click("#hand-1 a.fix")
+    table.fill('input[name="reason"]', "发错牌")
+    table.click("button[value=void]")
+    table.wait_for_url(re.compile(r"\?fixed=1$"))
+    expect(player.locator("#hand-1 .badge.void")).to_be_visible(timeout=LIVE)
+    expect(player.locator("#hand-1")).to_contain_text("发错牌")
+    assert _board(player) == _board(table)  # the same totals as the scorekeeper sees
+    assert player.evaluate("document.body.dataset.loaded") == "once"  # never reloaded
+    assert player.js_errors == [] and table.js_errors == []
+
+    # Revoked: the open page says so; the link is a 404.
+    shares.share_revoke(session=session, user=keeper)
+    expect(player.locator("#live-status")).to_contain_text("已失效", timeout=LIVE)
+    assert player.goto(share_url).status == 404
+
+
+def test_without_javascript_a_reload_shows_the_news(new_page, live_server):
+    club = make_club()
+    owner = make_member(club)
+    session = make_session(club, owner)
+    record_hands(session, owner, BENXI_EXAMPLE[:1])
+    link = shares.share_create(session=session, user=owner)
+    player = new_page(viewport=PHONE, script=False, lang="en")
+    player.goto(f"{live_server.url}/s/{link.token}/")
+    expect(player.locator("#live-status")).to_contain_text("Reload the page")
+    assert player.locator("#hand-2").count() == 0
+    record_hands(session, owner, BENXI_EXAMPLE[1:2])
+    player.reload()
+    expect(player.locator("#hand-2")).to_be_visible()
+    assert overflows(player) == []
