@@ -18,7 +18,7 @@ _KOU_KINDS: Mapping[str, tuple[str, str]] = {
 }
 _KOU_MODE: Mapping[str, tuple[str, str]] = {
     "points": ("只计分", "scores only"),
-    "game": ("当盘定输赢", "decides the 盘 at once"),
+    "game": ("当盘定输赢", "decides the game at once"),
 }
 _EXACT: Mapping[str, tuple[str, str]] = {"made": ("算成", "made"), "broken": ("算破", "broken")}
 _BY_BID: Mapping[str, tuple[str, str]] = {"ge55": ("叫 55 及以上", "bid ≥ 55"), "lt55": ("叫 55 以下", "bid < 55")}
@@ -49,8 +49,8 @@ OPTION_TEXTS: Mapping[str, tuple[str, str]] = {
         "baifen",
         {
             "target": (
-                ("盘分", "Pot target"),
-                ("一队达到它出锅，跌到负它后门走", "a team at it wins the 盘, at minus it loses"),
+                ("盘分", "Game target"),
+                ("一队达到它出锅，跌到负它后门走", "a team at it wins the game, at minus it loses"),
             ),
             "fanbei": (("翻倍线", "Doubling line"), ("抓分达到它按 100 算", "captured points from here count as 100")),
             "clean": (
@@ -73,8 +73,8 @@ OPTION_TEXTS: Mapping[str, tuple[str, str]] = {
                 ("抠的罚分", "Last-trick penalty"),
                 ("抠时庄家方得分（未列的：按破计）", "declarer team's score on a 抠 (else the broken score)"),
             ),
-            "kou_mode": (("抠", "Last trick"), ("抠是否当盘定输赢", "whether a 抠 also ends the 盘")),
-            "bid100": (("叫 100", "Bid of 100"), ("叫 100 是否当盘定输赢", "whether a 100 bid decides the 盘 at once")),
+            "kou_mode": (("抠", "Last trick"), ("抠是否当盘定输赢", "whether a 抠 also ends the game")),
+            "bid100": (("叫 100", "Bid of 100"), ("叫 100 是否当盘定输赢", "whether a 100 bid decides the game at once")),
             "exact_hundred": (
                 ("叫分 + 抓分 = 100", "Bid + captured = 100"),
                 ("正好 100 算成还是算破", "exactly 100 is made or broken"),

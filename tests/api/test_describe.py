@@ -19,7 +19,7 @@ def test_the_variants_list_every_variant_with_counts_presets_and_options(table):
     assert [p["key"] for p in benxi["presets"]] == ["本溪 205", "本溪 300"]
     assert benxi["presets"][1]["defaults"]["4"]["target"] == 300
     target = next(o for o in benxi["options"] if o["key"] == "target")
-    assert (target["label"], target["step"]) == ("Pot target", 5)
+    assert (target["label"], target["step"]) == ("Game target", 5)
 
 
 def test_the_variants_are_labelled_in_the_requests_language(table):

@@ -74,7 +74,7 @@ def test_the_options_are_typed_controls_labelled_in_the_pages_language(owner_cli
     assert 'name="option_clean__90"' in page  # a bid table: a row per bid
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     page = client.get(url, {"variant": "baifen.benxi"}).content.decode()
-    assert "Pot target" in page and "Benxi, to 300" in page
+    assert "Game target" in page and "Benxi, to 300" in page
 
 
 def test_a_preset_with_a_guest_and_a_changed_option(owner_client):

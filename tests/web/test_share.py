@@ -61,7 +61,7 @@ def test_the_page_speaks_english_to_an_english_reader(anon, shared):
     _, link, _ = shared
     anon.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     page = anon.get(_share(link)).content.decode()
-    assert "Pot 1 is over" in page and "Next: hand 5" in page and "甲 deals." in page
+    assert "Game 1 is over" in page and "Next: hand 5" in page and "甲 deals." in page
 
 
 def test_the_language_switch_works_without_a_login(anon, shared):
