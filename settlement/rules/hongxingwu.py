@@ -248,6 +248,8 @@ class HongxingwuTable:
             raise hand.error("multiplier.required", "bottom_multiplier")
         if not hand.kou_di and "bottom_multiplier" in hand.present:
             raise hand.error("multiplier.without_kou_di", "bottom_multiplier")
+        if hand.bottom_multiplier is not None and hand.bottom_multiplier & (hand.bottom_multiplier - 1):
+            raise hand.error("multiplier.not_power_of_two", "bottom_multiplier")
         check_deck(hand, DECK_POINTS)
         assert hand.captured is not None
         captured, bottom = hand.captured, hand.bottom_points

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import baifen, biaofen, erguai, gunzi, hongxingwu
+from . import baifen, biaofen, erguai, gunzi, hongxingwu, shengji
 from .base import Lang, Msg
 
 # key -> (zh-Hans, en)
@@ -62,6 +62,7 @@ TABLE: Mapping[str, tuple[str, str]] = {
     **biaofen.MESSAGES,
     **hongxingwu.MESSAGES,
     **gunzi.MESSAGES,
+    **shengji.MESSAGES,
 }
 
 
