@@ -50,6 +50,7 @@ from .levels import (
     LEVELS,
     Finish,
     Promotion,
+    Stop,
     check_deck,
     check_ladder,
     level_deltas,
@@ -359,7 +360,8 @@ class ShengjiTable:
             steps.append(Msg(key=f"sj.win.{self.options.finish}", params=params))
         elif promotion.stop is not None:
             tags.append("卡关")
-            steps.append(Msg(key=f"sj.stop.{promotion.stop}", params=params))
+            key = "sj.stop.last" if promotion.stop is Stop.LAST else f"levels.stop.{promotion.stop}"
+            steps.append(Msg(key=key, params=params))
 
 
 MESSAGES: Mapping[str, tuple[str, str]] = {
@@ -409,14 +411,6 @@ MESSAGES: Mapping[str, tuple[str, str]] = {
         "points {s} ≥ {t}: the capture team takes over and goes up ⌊({s} − {t}) / {d}⌋ − {z} + 1 = {k}",
     ),
     "sj.jack": ("勾J：{team}从 J 回到 {first}", "勾J: {team} goes back from J to {first}"),
-    "sj.stop.must_defend": (
-        "{team}卡在必打关卡 {level}，实升 {moved} 级",
-        "{team} is held at {level}, a level it must defend (卡关): up {moved}",
-    ),
-    "sj.stop.no_skip": (
-        "{team}逢 {level} 不许越级，停在 {level}，实升 {moved} 级",
-        "{team} may not skip {level} and stops there: up {moved}",
-    ),
     "sj.stop.last": (
         "{team}停在 {level}（A必打：须坐庄打过），实升 {moved} 级",
         "{team} stops at {level} (it must win it as declarers): up {moved}",

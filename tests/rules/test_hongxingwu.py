@@ -152,6 +152,10 @@ def test_the_options_are_all_in_the_results():
         "finish": "must_play_ace",
         "start_level": "2",
         "free_declarer": False,
+        "ladder": ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"],
+        "must_defend": [],
+        "no_skip": [],
+        "kou_multiplier": "power",
     }
 
 
