@@ -461,6 +461,7 @@ def test_every_option_is_in_the_results():
         "tribute_rounding": "floor",
         "unit_value": 1,
         "free_declarer": False,
+        "triple_jokers": "capture_big",
     }
 
 
