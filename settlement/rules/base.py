@@ -136,6 +136,9 @@ class HandInput:
     kou_di: bool = False
     kou: str | None = None
     bottom_multiplier: int | None = None
+    kou_cards: int | None = None
+    kou_unit: int | None = None
+    jack_kou: bool = False
     forced: bool = False
     partner: Seat | None = None
     contract: str = "plain"
