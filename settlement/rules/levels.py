@@ -13,9 +13,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import pairwise
-from typing import Any
 
 from .base import Deltas, HandInput, HandResult, HandStatus, Msg, RulesError, Seat, SeatName, TeamName
+from .options import parse_choice_list
 
 LEVELS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 ACE = len(LEVELS) - 1
@@ -184,11 +184,9 @@ def promote(
     return Promotion(start=level, end=current, won=False, stop=None)
 
 
-def parse_ladder(value: Any, field: str) -> tuple[str, ...]:
-    """A list of level names (`"2"` … `"A"`); whether it rises is checked with the other options."""
-    if not isinstance(value, list) or not all(isinstance(v, str) and v in LEVELS for v in value):
-        raise RulesError("option.invalid", field=field, expected="a list of levels from " + ", ".join(LEVELS))
-    return tuple(value)
+# A list of level names (`"2"` … `"A"`): a ladder, or levels marked on it (`must_defend`, `no_skip`);
+# whether a ladder rises is checked with the other options (`check_ladder`).
+parse_ladder = parse_choice_list(LEVELS, expected="a list of levels from " + ", ".join(LEVELS))
 
 
 def check_ladder(

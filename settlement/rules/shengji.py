@@ -65,7 +65,7 @@ from .levels import (
     team_msg,
     team_seats,
 )
-from .options import is_int, option, parse_bool, parse_enum, parse_int
+from .options import OPTION_LIMIT, option, parse_bool, parse_enum, parse_int
 
 DECK_POINTS = 100  # per deck: 5s, 10s and Ks
 DECK_CARDS = 54
@@ -110,21 +110,17 @@ def score_levels(s: int, *, threshold: int, step: int, dead_zone: int) -> tuple[
 # ---------------------------------------------------------------- options
 
 
-def _optional_points(value: Any, field: str) -> int | None:
-    if value is None:
-        return None
-    if not is_int(value) or not 5 <= value <= 1_000_000 or value % 5:
-        raise RulesError("option.invalid", field=field, expected="null or a positive multiple of 5")
-    return int(value)
+# threshold / step: null derives them from `decks` (40 × / 20 × decks).
+_POINTS_OR_NULL = parse_int(low=5, high=OPTION_LIMIT, step=5, nullable=True)
 
 
 @dataclass(frozen=True, kw_only=True)
 class ShengjiOptions:
     decks: int = option(2, "decks in play, 100 points each (2 with 4 players, 3 with 6)", parse_int(low=2, high=4))
     threshold: int | None = option(
-        None, "capture team's points that take over (上台); null: 40 × decks", _optional_points
+        None, "capture team's points that take over (上台); null: 40 × decks", _POINTS_OR_NULL
     )
-    step: int | None = option(None, "points per level in the score table; null: 20 × decks", _optional_points)
+    step: int | None = option(None, "points per level in the score table; null: 20 × decks", _POINTS_OR_NULL)
     dead_zone: int = option(
         1, "steps of `step` from the threshold that take over with no level (0: none)", parse_int(low=0, high=100)
     )
