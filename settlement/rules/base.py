@@ -244,6 +244,7 @@ class Variant:
     bids: Any = None  # Callable[[Options, int], tuple[BidRule, ...]] | None
     redeal_reasons: Any = None  # Callable[[Options], tuple[RedealReason, ...]] | None (None: all of them)
     dealer_drawn_each_game: bool = False  # 标分: each round's first bidder is drawn, so the entry asks
+    penalty_kinds: tuple[str, ...] = ("shuai", "misdeal")  # what a `penalties` entry may record (its `kind`)
 
 
 def team_of(seat: Seat) -> tuple[Seat, Seat]:

@@ -41,6 +41,7 @@ from .base import (
     HandResult,
     HandStatus,
     Msg,
+    RedealReason,
     RulesError,
     Seat,
     SeatName,
@@ -155,6 +156,11 @@ class ShengjiOptions:
     free_declarer: bool = option(False, "accept an entered declarer that differs from the rotation", parse_bool)
 
     @property
+    def deck_points(self) -> int:
+        """The point cards of the decks in play: `captured` plus the bottom fit in it."""
+        return DECK_POINTS * self.decks
+
+    @property
     def points_threshold(self) -> int:
         return self.threshold if self.threshold is not None else 40 * self.decks
 
@@ -170,7 +176,7 @@ class ShengjiOptions:
                 field="options.threshold",
                 detail=f"threshold {t} must be a multiple of step {d}",
             )
-        if t > DECK_POINTS * self.decks:
+        if t > self.deck_points:
             raise RulesError(
                 "options.inconsistent",
                 field="options.threshold",
@@ -204,7 +210,7 @@ class ShengjiTable:
         steps: list[Msg] = []
         declarer = resolve_declarer(hand, self.pending, o.free_declarer, steps)
         hand.require("captured")
-        check_deck(hand, DECK_POINTS * o.decks)
+        check_deck(hand, o.deck_points)
         declaring, capturing = team_index(declarer), 1 - team_index(declarer)
         multiplier = self._multiplier(hand, steps)
         failed = self._failed_throws(hand, declaring)
@@ -421,18 +427,6 @@ MESSAGES: Mapping[str, tuple[str, str]] = {
         "下一副由庄家方的下一位{seat}坐庄",
         "next declarer: the declaring team's next seat, {seat}",
     ),
-    "preset.shengji.上海80分": (
-        "上海80分：2、5、10、K 为必打关卡，从 A 再升即胜",
-        "Shanghai 80 points: 2, 5, 10 and K must be defended; any promotion from A wins",
-    ),
-    "preset.shengji.拖拉机": (
-        "拖拉机：2 到 A，80 分上台，抠底 × 2N，A必打",
-        "Tractor: 2 to A, 80 points take over, the bottom × 2N, A must be won as declarers",
-    ),
-    "preset.shengji.紅5": (
-        "紅5：级牌 2、4、6、7、8、9、10、J、Q、K、A，逢 10 和 K 不许越级，底分 × 2",
-        "Red 5: levels 2, 4, 6–10, J, Q, K, A; 10 and K may not be skipped; the bottom counts double",
-    ),
 }
 
 SHENGJI_FIELDS = frozenset(
@@ -449,8 +443,8 @@ PRESETS: Mapping[str, Mapping[str, Any]] = {
 
 
 def preset_description(name: str) -> Msg:
-    """The one-line description of a preset, as a message (rendered in the caller's language)."""
-    return Msg(key=f"preset.shengji.{name}")
+    """The one-line description of a preset, as a message (its `help` in `labels.py`, as the options' are)."""
+    return Msg(key=f"preset.shengji.{name}.help")
 
 
 SHENGJI = Variant(
@@ -465,5 +459,11 @@ SHENGJI = Variant(
     presets=PRESETS,
     new_table=lambda options, players: ShengjiTable(options=options, players=players),
     option_texts="shengji",
-    deck_points=4 * DECK_POINTS,  # the most any `decks` holds; the hand checks its own decks (check_deck)
+    bids=None,  # no bidding: trump is declared by showing the level's card, the declarer follows the rotation
+    redeal_reasons=lambda options: tuple(RedealReason),  # rules/README.md: every variant but 打百分's allows all
+    # The most any `decks` holds, for the document's first check; the entry and the hand use the
+    # session's own decks (`ShengjiOptions.deck_points`).
+    deck_points=4 * DECK_POINTS,
+    dealer_drawn_each_game=False,
+    penalty_kinds=("shuai",),  # failed throws only (shengji.md, Inputs)
 )

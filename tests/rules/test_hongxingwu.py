@@ -459,7 +459,8 @@ def test_house_rule_ladders_and_gates(options, hands, deltas, levels):
 def test_the_gates_mark_the_hand_and_explain_the_stop():
     hand = settle_hand(V, {"declarer": 0, "captured": 0}, options={"must_defend": ["5"]}, lang="en")
     assert "卡关" in hand["tags"]
-    assert "team A is held at 5, a level it must defend (卡关): up 3" in hand["steps"]
+    # seats 0 + 2 (甲, 丙) declared: 2 → 3 → 4 → 5, held there (must_defend) after 3 of 8
+    assert "甲·丙 is held at 5, a level it must defend (卡关): up 3" in hand["steps"]
 
 
 @pytest.mark.parametrize(
