@@ -42,6 +42,7 @@ test: $(STAMP) $(MO)
 golden: $(STAMP)
 	$(PY) ../shared/tools/check_golden.py --python $(PY)
 	$(PY) ../shared/tools/check_golden.py --python $(PY) --dir tests/golden
+	$(PY) ../shared/tools/check_golden.py --python $(PY) --dir ../shared/golden-shengji
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

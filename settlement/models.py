@@ -220,7 +220,8 @@ class SessionSeat(models.Model):
         constraints = (
             models.UniqueConstraint(fields=["session", "seat"], name="seat_unique_in_session"),
             models.UniqueConstraint(fields=["session", "player"], name="seat_player_once_in_session"),
-            models.CheckConstraint(condition=Q(seat__lt=4), name="seat_in_range"),
+            # 升级 seats six players; no variant takes more.
+            models.CheckConstraint(condition=Q(seat__lt=6), name="seat_in_range"),
         )
 
     def __str__(self) -> str:

@@ -39,11 +39,13 @@ class OptionSpecSerializer(serializers.Serializer):
     step = serializers.IntegerField()
     choices = ChoiceSerializer(many=True, help_text="a choice's values, or a keyed option's keys")
     all_required = serializers.BooleanField(help_text="keyed options: every key must be given")
+    nullable = serializers.BooleanField(help_text="integers: null is allowed too (derived from the other options)")
 
 
 class PresetSpecSerializer(serializers.Serializer):
     key = serializers.CharField()
     label = serializers.CharField()
+    help = serializers.CharField(allow_blank=True, help_text="one line: what the preset sets (may be empty)")
     overrides = serializers.DictField(child=serializers.JSONField())
     defaults = serializers.DictField(
         child=serializers.DictField(child=serializers.JSONField()),

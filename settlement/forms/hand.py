@@ -24,6 +24,9 @@ GROUP_FIELDS = {
 }
 # Inputs a surrender leaves out (标分: the hand is not played).
 NOT_PLAYED = ("captured", "bottom_points", "kou_di", "bombs")
+SWITCHES = ("forced", "no_trump_bottom", "surrender", "kou_di", "jack_kou", "gan_guo")
+# 升级's 抠底 counts (cards each in the last trick, the led play's largest unit): sent only with 抠底.
+KOU_COUNTS = ("kou_cards", "kou_unit")
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,7 @@ class TableHandForm(forms.Form):
             f["tribute"] = forms.ChoiceField(required=False, choices=choices("tribute"))
         if "bid" in groups:
             f["bid"] = forms.TypedChoiceField(required=False, choices=choices("bid"), coerce=int, empty_value=None)
-        for name in ("forced", "no_trump_bottom", "surrender", "kou_di", "gan_guo"):
+        for name in SWITCHES:
             if name in groups:
                 f[name] = forms.BooleanField(required=False)
         if "contract" in groups:
@@ -124,6 +127,13 @@ class TableHandForm(forms.Form):
             f["bombs"] = forms.IntegerField(
                 required=False, min_value=0, widget=forms.NumberInput(attrs={**number, "step": 1})
             )
+        for name in KOU_COUNTS:
+            if name in groups:
+                low, high = described[name].minimum, described[name].maximum
+                attrs = {**number, "step": 1, "min": low, "max": high}
+                f[name] = forms.IntegerField(
+                    required=False, min_value=low, max_value=high, widget=forms.NumberInput(attrs=attrs)
+                )
         if "kou" in groups:
             f["kou"] = forms.ChoiceField(required=False, choices=[("", _("no")), *choices("kou")])
         if "bottom_multiplier" in groups:
@@ -137,9 +147,11 @@ class TableHandForm(forms.Form):
                 f[f"bottom_jokers_{size}"] = forms.TypedChoiceField(
                     required=False, choices=jokers, coerce=int, empty_value=0
                 )
+        # The kinds of penalty the variant records (标分 both, 升级 failed throws only).
+        self.penalty_kinds = [c.value for c in described["penalties"].choices] if "penalties" in groups else []
         if "penalties" in groups:
             for seat in range(entry.players):
-                for kind in ("shuai", "misdeal"):
+                for kind in self.penalty_kinds:
                     f[f"{kind}_{seat}"] = forms.IntegerField(
                         required=False,
                         min_value=0,
@@ -182,10 +194,20 @@ class TableHandForm(forms.Form):
         initial: dict[str, Any] = {}
         if "dealer" in self.fields:
             initial["dealer"] = hand.get("dealer", result.get("dealer"))
-        for name in ("declarer", "bid", "captured", "bottom_points", "bombs", "tribute", "contract", "redeal"):
+        for name in (
+            "declarer",
+            "bid",
+            "captured",
+            "bottom_points",
+            "bombs",
+            "tribute",
+            "contract",
+            "redeal",
+            *KOU_COUNTS,
+        ):
             if name in self.fields and name in hand:
                 initial[name] = hand[name]
-        for name in ("forced", "no_trump_bottom", "surrender", "kou_di", "gan_guo"):
+        for name in SWITCHES:
             if name in self.fields:
                 initial[name] = bool(hand.get(name, False))
         if "kou" in self.fields:
@@ -264,6 +286,12 @@ class TableHandForm(forms.Form):
         kou_di = bool(played.get("kou_di"))
         if kou_di:
             hand["kou_di"] = True
+        if kou_di:
+            for name in KOU_COUNTS:
+                if data.get(name) is not None:
+                    hand[name] = data[name]
+            if data.get("jack_kou"):
+                hand["jack_kou"] = True
         if data.get("kou"):
             hand["kou"] = data["kou"]
         bottom = played.get("bottom_points")
@@ -295,7 +323,7 @@ class TableHandForm(forms.Form):
             return {}
         penalties = []
         for seat in range(self.entry.players):
-            for kind in ("shuai", "misdeal"):
+            for kind in self.penalty_kinds:
                 if kind == "shuai" and not played:
                     continue  # a hand not played has no throw
                 penalties.extend({"seat": seat, "kind": kind} for _ in range(data.get(f"{kind}_{seat}") or 0))
@@ -378,10 +406,10 @@ class TableHandForm(forms.Form):
             elif group in ("dealer", "declarer", "partner", "bid", "contract", "kou", "tribute"):
                 item.kind = "buttons"
                 item.options = self.buttons(group)
-            elif group in ("forced", "no_trump_bottom", "surrender", "kou_di", "gan_guo"):
+            elif group in SWITCHES:
                 item.kind = "toggle"
                 item.bound = self[group]
-            elif group in ("captured", "bottom_points", "bombs"):
+            elif group in ("captured", "bottom_points", "bombs", *KOU_COUNTS):
                 item.kind = "number"
                 item.bound = self[group]
             elif group == "bottom_multiplier":
@@ -397,6 +425,10 @@ class TableHandForm(forms.Form):
             elif group == "penalties":
                 item.kind = "penalties"
                 item.rows = self.penalty_rows()
+                item.options = [
+                    ButtonOption(value=c.value, label=c.label, checked=False, attrs={})
+                    for c in self.described[group].choices
+                ]
             out.append(item)
         return out
 
@@ -404,8 +436,9 @@ class TableHandForm(forms.Form):
     def redeal_options(self) -> list[ButtonOption]:
         return self.buttons("redeal")
 
-    def penalty_rows(self) -> list[tuple[str, forms.BoundField, forms.BoundField]]:
-        return [(p.name, self[f"shuai_{s}"], self[f"misdeal_{s}"]) for s, p in enumerate(self.players)]
+    def penalty_rows(self) -> list[tuple[str, list[forms.BoundField]]]:
+        """Per player: an input per kind of penalty the variant records."""
+        return [(p.name, [self[f"{kind}_{s}"] for kind in self.penalty_kinds]) for s, p in enumerate(self.players)]
 
     @property
     def has_forced_bids(self) -> bool:

@@ -101,15 +101,20 @@ class SessionOpenForm(forms.Form):
         base = f"option_{key}"
         rows: list[tuple[str, list[str]]] = []
         if kind is OptionKind.INTEGER:
-            rows.append(
-                ("", [self._field(base, _number(option.minimum, option.maximum, option.step, required=True), value)])
-            )
+            # A nullable integer left blank is null: derived from the other options, as its help says.
+            field = _number(option.minimum, option.maximum, option.step, required=not option.nullable)
+            rows.append(("", [self._field(base, field, value)]))
         elif kind is OptionKind.SWITCH:
             rows.append(("", [self._field(base, forms.BooleanField(required=False), bool(value))]))
         elif kind is OptionKind.CHOICE:
             choices = [(c.value, c.label) for c in option.choices]
             widget = forms.RadioSelect if len(choices) <= 3 else forms.Select
             rows.append(("", [self._field(base, forms.ChoiceField(choices=choices, widget=widget), value)]))
+        elif kind is OptionKind.CHOICE_LIST:
+            # Boxes in the choices' order, so a ladder ticked on the page always rises.
+            choices = [(c.value, c.label) for c in option.choices]
+            field = forms.MultipleChoiceField(choices=choices, required=False, widget=forms.CheckboxSelectMultiple)
+            rows.append(("", [self._field(base, field, list(value))]))
         elif kind is OptionKind.KEYED_INTEGERS:
             for choice in option.choices:
                 field = _number(option.minimum, option.maximum, 1, required=option.all_required)
@@ -138,9 +143,20 @@ class SessionOpenForm(forms.Form):
             for part in ("switch", "step"):
                 field = _number(5, None, 5, required=True)
                 rows.append((labels[part], [self._field(f"{base}__{part}", field, value[part])]))
+            base_field = _number(0, 100, 1, required=False)
+            rows.append(
+                (
+                    labels["capture_base"],
+                    [self._field(f"{base}__capture_base", base_field, value.get("capture_base", 0))],
+                )
+            )
         elif kind is OptionKind.SHAPE_TABLE:
             labels = {c.value: c.label for c in option.choices}
-            multipliers = [("", _("not offered")), *((str(m), f"×{m}") for m in SHAPE_MULTIPLIERS)]
+            # Powers of two; under 红星五's house rule kou_multiplier "times" any even number (2 × cards each).
+            offered = {*SHAPE_MULTIPLIERS, *(int(m) for m in value.values())}
+            if self.values.get("kou_multiplier") == "times":
+                offered |= set(range(2, 33, 2))
+            multipliers = [("", _("not offered")), *((str(m), f"×{m}") for m in sorted(offered))]
             for shape, multiplier in value.items():
                 field = forms.ChoiceField(choices=multipliers, required=False)
                 rows.append((labels.get(shape, shape), [self._field(f"{base}__{shape}", field, str(multiplier))]))
@@ -177,6 +193,9 @@ class SessionOpenForm(forms.Form):
         if kind in (OptionKind.INTEGER, OptionKind.SWITCH, OptionKind.CHOICE):
             return bool(data.get(base)) if kind is OptionKind.SWITCH else data.get(base)
         subs = [name for _label, names in self._subfields[key] for name in names]
+        if kind is OptionKind.CHOICE_LIST:
+            ticked = set(data.get(base) or ())
+            return [c.value for c in option.choices if c.value in ticked]
         if kind is OptionKind.KEYED_INTEGERS:
             return {
                 c.value: data[f"{base}__{c.value}"]
@@ -194,7 +213,10 @@ class SessionOpenForm(forms.Form):
                 if name.endswith("_low") and data.get(name) is not None:
                     levels = data.get(name[: -len("_low")] + "_levels")
                     up.append([data[name], levels])
-            return {"up": up, "switch": data.get(f"{base}__switch"), "step": data.get(f"{base}__step")}
+            table = {"up": up, "switch": data.get(f"{base}__switch"), "step": data.get(f"{base}__step")}
+            if data.get(f"{base}__capture_base"):  # 0 (or blank) is the default, left out as the engine dumps it
+                table["capture_base"] = data[f"{base}__capture_base"]
+            return table
         if kind is OptionKind.SHAPE_TABLE:
             prefix = f"{base}__"
             return {name[len(prefix) :]: int(data[name]) for name in subs if data.get(name)}

@@ -136,6 +136,9 @@ class HandInput:
     kou_di: bool = False
     kou: str | None = None
     bottom_multiplier: int | None = None
+    kou_cards: int | None = None
+    kou_unit: int | None = None
+    jack_kou: bool = False
     forced: bool = False
     partner: Seat | None = None
     contract: str = "plain"
@@ -241,6 +244,7 @@ class Variant:
     bids: Any = None  # Callable[[Options, int], tuple[BidRule, ...]] | None
     redeal_reasons: Any = None  # Callable[[Options], tuple[RedealReason, ...]] | None (None: all of them)
     dealer_drawn_each_game: bool = False  # 标分: each round's first bidder is drawn, so the entry asks
+    penalty_kinds: tuple[str, ...] = ("shuai", "misdeal")  # what a `penalties` entry may record (its `kind`)
 
 
 def team_of(seat: Seat) -> tuple[Seat, Seat]:

@@ -78,8 +78,9 @@ def _choice(*choices: str) -> FieldParser:
     return parse
 
 
-def _power_of_two(value: Any, n: int, players: int, field: str) -> int:
-    if not is_int(value) or value < 2 or value & (value - 1):
+def _multiplier(value: Any, n: int, players: int, field: str) -> int:
+    # An integer ≥ 2 here; a power of two or an even number is the variant's check (its option says which).
+    if not is_int(value) or value < 2:
         raise RulesError("multiplier.not_power_of_two", field=field, hand=n)
     return value
 
@@ -127,7 +128,10 @@ HAND_FIELDS: Mapping[str, FieldParser] = {
     "bottom_points": _points,
     "kou_di": _bool,
     "kou": _choice("side", "trump", "joker"),
-    "bottom_multiplier": _power_of_two,
+    "bottom_multiplier": _multiplier,
+    "kou_cards": _int,
+    "kou_unit": _int,
+    "jack_kou": _bool,
     "forced": _bool,
     "partner": _optional_seat,
     "contract": _choice("plain", "bao", "gou"),

@@ -45,6 +45,9 @@ PLAY_ORDER = (
     "captured",
     "kou_di",
     "kou",
+    "kou_cards",
+    "kou_unit",
+    "jack_kou",
     "bottom_points",
     "bottom_multiplier",
     "bottom_jokers",
@@ -142,9 +145,18 @@ def redeal_reasons(variant: Variant, options: Any) -> tuple[RedealReason, ...]:
 
 
 def start_level(options: Any) -> str | None:
-    """Level games: both teams' level when a game starts (红星五 `start_level`, 打滚子 `first_level`)."""
+    """Level games: both teams' level when a game starts (红星五 `start_level`, 打滚子 `first_level`,
+    升级 the first level of its `ladder`)."""
     level = getattr(options, "start_level", None) or getattr(options, "first_level", None)
+    if level is None and getattr(options, "ladder", None):
+        level = options.ladder[0]
     return str(level) if level is not None else None
+
+
+def deck_points(variant: Variant, options: Any) -> int:
+    """The point cards of the deck(s) in play: 升级 counts its `decks` (100 each), the others have one deck size."""
+    points = getattr(options, "deck_points", None)
+    return int(points) if points is not None else variant.deck_points
 
 
 def table_state(variant: Variant, options: Any, results: Mapping[str, Any], *, before: int | None = None) -> TableState:
@@ -189,7 +201,7 @@ def entry(
         tribute = TributeDue(cards=state.tribute_cards, amount=amount, payer=(declarer - 1) % players, payee=declarer)
     bids: tuple[BidRule, ...] = variant.bids(options, players) if variant.bids is not None and "bid" in used else ()
     shapes = _shapes(options, lang) if "bottom_multiplier" in used else ()
-    deck = variant.deck_points
+    deck = deck_points(variant, options)
 
     def make(name: str, kind: FieldKind, **kw: Any) -> EntryField:
         return EntryField(
@@ -287,9 +299,27 @@ def entry(
                     maximum=3,
                 )
             )
+        elif name in ("kou_cards", "kou_unit"):
+            # 升级's 抠底 multiplier counts cards (shengji.md, One hand): each player's in the last trick
+            # (`kou_cards`, needed with 抠底 unless the bottom always counts double) and, when the count is
+            # the led play's largest unit, that unit's (`kou_unit`, optional: it defaults to `kou_cards`).
+            scheme = str(getattr(options, "kou_multiplier", ""))
+            counted = str(getattr(options, "kou_count", ""))
+            if scheme != "flat" and (name == "kou_cards" or counted == "largest_unit"):
+                most = 54 * int(getattr(options, "decks", 2)) // players
+                fields.append(make(name, FieldKind.COUNT, required=False, minimum=1, maximum=most))
+        elif name == "jack_kou":
+            if getattr(options, "jack_back_to_two", False):
+                fields.append(make(name, FieldKind.SWITCH, required=False, default=False))
         elif name == "penalties":
             fields.append(
-                make(name, FieldKind.PENALTIES, required=False, default=[], choices=choices(name, ("shuai", "misdeal")))
+                make(
+                    name,
+                    FieldKind.PENALTIES,
+                    required=False,
+                    default=[],
+                    choices=choices(name, variant.penalty_kinds),
+                )
             )
     reasons = tuple(Choice(value=str(r), label=text(f"redeal.{r}", lang)) for r in redeal_reasons(variant, options))
     return Entry(
@@ -335,12 +365,14 @@ class OptionSpec:
     step: int = 1
     choices: tuple[Choice, ...] = ()  # a choice's values; a keyed option's keys
     all_required: bool = True
+    nullable: bool = False  # an integer that may be left blank (null): derived from the other options
 
 
 @dataclass(frozen=True, kw_only=True)
 class PresetSpec:
     key: str
     label: str
+    help: str  # one line: what the preset sets ("" when its label says it all)
     overrides: Mapping[str, Any]
     defaults: Mapping[int, Mapping[str, Any]]  # player count → every option's value under the preset, as JSON
 
@@ -372,7 +404,7 @@ def options_spec(variant: Variant, lang: str = Lang.ZH) -> VariantSpec:
         base = f"option.{prefix}.{name}"
         values = kind.choices or kind.keys
         if kind.kind is OptionKind.LEVEL_TABLE:
-            values = ("up", "switch", "step")
+            values = ("up", "switch", "step", "capture_base")
         options.append(
             OptionSpec(
                 key=name,
@@ -385,12 +417,14 @@ def options_spec(variant: Variant, lang: str = Lang.ZH) -> VariantSpec:
                 step=kind.step,
                 choices=tuple(Choice(value=v, label=_label(f"{base}.{v}", lang, v)) for v in values),
                 all_required=kind.all_required,
+                nullable=kind.nullable,
             )
         )
     presets = tuple(
         PresetSpec(
             key=key,
             label=_label(f"preset.{variant.key}.{key}", lang, key),
+            help=_label(f"preset.{variant.key}.{key}.help", lang, " ").strip(),
             overrides=dict(overrides),
             defaults={n: option_defaults(variant, n, key) for n in counts},
         )

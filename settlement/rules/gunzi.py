@@ -74,6 +74,14 @@ class Rounding(StrEnum):
     CEIL = "ceil"
 
 
+class TripleJokers(StrEnum):
+    """Which three jokers in the final bottom are a special (house rule, gunzi.md end)."""
+
+    CAPTURE_BIG = "capture_big"  # seed 004: three big jokers dug out (抠底) from the threshold
+    BOTH_SIDES = "both_sides"  # also three big jokers kept (保底, below the threshold): declaring team
+    BOTH_SIDES_SMALL = "both_sides_small"  # as both_sides, three small jokers counting as three big
+
+
 class Tribute(StrEnum):
     NORMAL = "normal"
     REVERSED = "reversed"  # the payer holds the three big jokers: the declarer pays
@@ -103,6 +111,12 @@ class GunziOptions:
     )
     unit_value: int = option(1, "money per 分, for settle-up", parse_int(low=1))
     free_declarer: bool = option(False, "accept an entered declarer that differs from the rotation", parse_bool)
+    triple_jokers: TripleJokers = option(
+        TripleJokers.CAPTURE_BIG,
+        'three jokers in the bottom: "capture_big" dug out only; "both_sides" also kept (保底); '
+        '"both_sides_small" and three small ones too',
+        parse_enum(TripleJokers),
+    )
 
     def check(self) -> None:
         if LEVELS.index(self.first_level) >= LEVELS.index(self.last_level):
@@ -179,15 +193,15 @@ class GunziTable:
             steps.append(Msg(key="gunzi.jokers", params={"big": big, "small": small, "j": jokers}))
 
         declaring, capturing = team_index(declarer), 1 - team_index(declarer)
-        special = self._special(hand, s, big)
+        special = self._special(hand, s, big, small)
         game_end: GameEnd | None = None
         if special is not None:
             # 2. specials: replace step 3 and end the game
-            gainer = capturing if special != "zero" else declaring
+            gainer = declaring if special == "zero" or special.endswith("_kept") else capturing
             points = o.special_points
             figure = points if gainer == declaring else -points
             outcome, declarer_won = Outcome.SPECIAL, gainer == declaring
-            tags.append({"zero": "零分", "all": "满分", "three_big": "抠三大王"}[special])
+            tags.append(SPECIAL_TAGS[special])
             steps.append(Msg(key=f"gunzi.special.{special}", params={"points": points, "threshold": o.threshold}))
             team_figures = (figure, -figure)
             game_end = GameEnd(winners=team_seats(gainer), how=GameEndHow.SPECIAL)
@@ -296,13 +310,24 @@ class GunziTable:
             tags.append("免贡")
             steps.append(Msg(key="gunzi.tribute.cancelled", params=params))
 
-    def _special(self, hand: HandInput, s: int, big: int) -> str | None:
+    def _special(self, hand: HandInput, s: int, big: int, small: int) -> str | None:
         if s == 0:
             return "zero"
         if s >= 300:
             return "all"
-        if hand.kou_di and big == 3 and not hand.gan_guo and s >= self.options.threshold:
-            return "three_big"
+        o = self.options
+        if hand.gan_guo:
+            return None
+        if big == 3:
+            kind = "three_big"
+        elif small == 3 and o.triple_jokers is TripleJokers.BOTH_SIDES_SMALL:
+            kind = "three_small"
+        else:
+            return None
+        if hand.kou_di and s >= o.threshold:
+            return kind
+        if not hand.kou_di and s < o.threshold and o.triple_jokers is not TripleJokers.CAPTURE_BIG:
+            return f"{kind}_kept"
         return None
 
     def _promote(self, team: int, k: int, steps: list[Msg]) -> bool:
@@ -353,6 +378,15 @@ class GunziTable:
         return cards
 
 
+SPECIAL_TAGS: Mapping[str, str] = {
+    "zero": "零分",
+    "all": "满分",
+    "three_big": "抠三大王",
+    "three_small": "抠三小王",
+    "three_big_kept": "保底三大王",
+    "three_small_kept": "保底三小王",
+}
+
 MESSAGES: Mapping[str, tuple[str, str]] = {
     "error.tribute.first_hand": (
         "一盘的第一副牌没有进贡，tribute 只能是 normal",
@@ -397,6 +431,21 @@ MESSAGES: Mapping[str, tuple[str, str]] = {
         "抠出三个大王且得分 ≥ {threshold}：抓分方各 +{points}，庄家方各 −{points}，本盘结束",
         "three big jokers dug out with {threshold} or more: capture team +{points} each, "
         "declaring team −{points} each; the game ends",
+    ),
+    "gunzi.special.three_small": (
+        "抠出三个小王（按三大王算）且得分 ≥ {threshold}：抓分方各 +{points}，庄家方各 −{points}，本局结束",
+        "three small jokers (counted as big ones) dug out with {threshold} or more: capture team +{points} each, "
+        "declaring team −{points} each; the game ends",
+    ),
+    "gunzi.special.three_big_kept": (
+        "底牌三个大王、得分 < {threshold} 且保底：庄家方各 +{points}，抓分方各 −{points}，本局结束",
+        "three big jokers kept in the bottom with under {threshold}: declaring team +{points} each, "
+        "capture team −{points} each; the game ends",
+    ),
+    "gunzi.special.three_small_kept": (
+        "底牌三个小王（按三大王算）、得分 < {threshold} 且保底：庄家方各 +{points}，抓分方各 −{points}，本局结束",
+        "three small jokers (counted as big ones) kept in the bottom with under {threshold}: "
+        "declaring team +{points} each, capture team −{points} each; the game ends",
     ),
     "gunzi.capture_up": (
         "得分 ≥ {threshold} 且抠底：抓分方上台，升 1 + {j} = {k} 级；各 {t} + {lp} × {k} = {score} 分",

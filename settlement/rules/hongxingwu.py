@@ -46,12 +46,16 @@ from .base import (
     team_deltas,
 )
 from .levels import (
-    ACE,
     LEVELS,
+    Finish,
+    Stop,
     band_text,
     check_deck,
+    check_ladder,
     level_redeal,
     levels_step,
+    parse_ladder,
+    promote,
     resolve_declarer,
     seat_levels,
     team_index,
@@ -66,9 +70,11 @@ DECK_POINTS = 300  # three decks
 # ---------------------------------------------------------------- options
 
 
-class Finish(StrEnum):
-    MUST_PLAY_ACE = "must_play_ace"  # A必打
-    PASS_ACE = "pass_ace"
+class KouMultiplier(StrEnum):
+    """What a `bottom_multiplier` may be (house rule, shengji.md's bottom multipliers)."""
+
+    POWER = "power"  # 2^N: a power of two (seed 003)
+    TIMES = "times"  # 2N: any even number
 
 
 class Outcome(StrEnum):
@@ -91,16 +97,18 @@ class Band:
 @dataclass(frozen=True, kw_only=True)
 class LevelTable:
     """`up`: (lowest s, levels) bands of the declaring team; from `switch` the capture team
-    takes over and gains `(s − switch) // step` levels."""
+    takes over and gains `capture_base + (s − switch) // step` levels."""
 
     up: tuple[tuple[int, int], ...]
     switch: int
     step: int
+    capture_base: int = 0  # levels at `switch` itself (house rule: 1 = no dead zone)
 
     def band(self, s: int) -> Band:
         if s >= self.switch:
-            levels = (s - self.switch) // self.step
-            low = self.switch + levels * self.step
+            steps = (s - self.switch) // self.step
+            levels = self.capture_base + steps
+            low = self.switch + steps * self.step
             return Band(low=low, high=low + self.step - 5, levels=levels, capture=True)
         for i, (low, levels) in enumerate(self.up):
             following = self.up[i + 1][0] if i + 1 < len(self.up) else self.switch
@@ -135,8 +143,8 @@ def parse_level_table(value: Any, field: str) -> LevelTable:
     if not isinstance(value, dict):
         raise _bad(field, shape)
     for key in value:
-        if key not in ("up", "switch", "step"):
-            raise _bad(f"{field}.{key}", "one of up, switch, step")
+        if key not in ("up", "switch", "step", "capture_base"):
+            raise _bad(f"{field}.{key}", "one of up, switch, step, capture_base")
     for key in ("up", "switch", "step"):
         if key not in value:
             raise _bad(f"{field}.{key}", "present")
@@ -160,11 +168,21 @@ def parse_level_table(value: Any, field: str) -> LevelTable:
     if switch <= up[-1][0]:
         raise _bad(f"{field}.switch", f"more than {up[-1][0]}, the last band's lowest s")
     step = _points_value(value["step"], f"{field}.step", 5)
-    return LevelTable(up=tuple(up), switch=switch, step=step)
+    capture_base = value.get("capture_base", 0)
+    if not is_int(capture_base) or not 0 <= capture_base <= 100:
+        raise _bad(f"{field}.capture_base", "integer 0–100")
+    return LevelTable(up=tuple(up), switch=switch, step=step, capture_base=capture_base)
 
 
 def dump_level_table(table: LevelTable) -> dict[str, Any]:
-    return {"up": [[low, levels] for low, levels in table.up], "switch": table.switch, "step": table.step}
+    dumped: dict[str, Any] = {
+        "up": [[low, levels] for low, levels in table.up],
+        "switch": table.switch,
+        "step": table.step,
+    }
+    if table.capture_base:  # left out at its default, so existing documents dump as they did
+        dumped["capture_base"] = table.capture_base
+    return dumped
 
 
 def parse_kou_shapes(value: Any, field: str) -> Mapping[str, int]:
@@ -174,7 +192,8 @@ def parse_kou_shapes(value: Any, field: str) -> Mapping[str, int]:
     for key, multiplier in value.items():
         if not key.strip():
             raise _bad(field, "shape names must be non-empty")
-        if not is_int(multiplier) or multiplier < 2 or multiplier & (multiplier - 1):
+        # A power of two by default; under kou_multiplier "times" any even number (checked with the options).
+        if not is_int(multiplier) or multiplier < 2 or multiplier % 2:
             raise _bad(f"{field}.{key}", "a power of two ≥ 2")
         shapes[key] = multiplier
     return frozen_map(shapes)
@@ -201,6 +220,28 @@ class HongxingwuOptions:
     )
     start_level: str = option("2", "both teams' level at the start of a game", parse_choice(LEVELS))
     free_declarer: bool = option(False, "accept an entered declarer that differs from the rotation", parse_bool)
+    # House rules from real tables (hongxingwu.md, end), read as in shengji.md.
+    ladder: tuple[str, ...] = option(LEVELS, "the levels a team climbs, first to last", parse_ladder)
+    must_defend: tuple[str, ...] = option(
+        (), "必打关卡: levels only the declaring team's first step of a promotion leaves", parse_ladder
+    )
+    no_skip: tuple[str, ...] = option((), "levels no promotion jumps (不许越级): it stops on them", parse_ladder)
+    kou_multiplier: KouMultiplier = option(
+        KouMultiplier.POWER,
+        'bottom_multiplier: "power" a power of two (2^N), "times" any even number (2N)',
+        parse_enum(KouMultiplier),
+    )
+
+    def check(self) -> None:
+        check_ladder(
+            self.ladder,
+            (("must_defend", self.must_defend), ("no_skip", self.no_skip)),
+            extra=(("start_level", self.start_level),),
+        )
+        if self.kou_multiplier is KouMultiplier.POWER:
+            for shape, multiplier in self.kou_shapes.items():
+                if multiplier & (multiplier - 1):
+                    raise _bad(f"options.kou_shapes.{shape}", "a power of two ≥ 2")
 
 
 def kou_shape_entries(options: HongxingwuOptions, lang: str = Lang.ZH) -> list[dict[str, Any]]:
@@ -232,7 +273,7 @@ class HongxingwuTable:
         self._new_game()
 
     def _new_game(self) -> None:
-        start = LEVELS.index(self.options.start_level)
+        start = self.options.ladder.index(self.options.start_level)
         self.levels = (start, start)
         self.pending = None
 
@@ -240,7 +281,7 @@ class HongxingwuTable:
         if ctx.hand_in_game == 1:
             self._new_game()
         if hand.redeal is not None:
-            return level_redeal(hand, self.pending, self.levels, Outcome.REDEAL)
+            return level_redeal(hand, self.pending, self.levels, Outcome.REDEAL, self.options.ladder)
         o = self.options
         steps: list[Msg] = []
         declarer = resolve_declarer(hand, self.pending, o.free_declarer, steps)
@@ -249,6 +290,11 @@ class HongxingwuTable:
             raise hand.error("multiplier.required", "bottom_multiplier")
         if not hand.kou_di and "bottom_multiplier" in hand.present:
             raise hand.error("multiplier.without_kou_di", "bottom_multiplier")
+        if hand.bottom_multiplier is not None:
+            if o.kou_multiplier is KouMultiplier.TIMES and hand.bottom_multiplier % 2:
+                raise hand.error("multiplier.not_even", "bottom_multiplier")
+            if o.kou_multiplier is KouMultiplier.POWER and hand.bottom_multiplier & (hand.bottom_multiplier - 1):
+                raise hand.error("multiplier.not_power_of_two", "bottom_multiplier")
         check_deck(hand, DECK_POINTS)
         assert hand.captured is not None
         captured, bottom = hand.captured, hand.bottom_points
@@ -290,11 +336,11 @@ class HongxingwuTable:
         moved = 0
         game_end: GameEnd | None = None
         if promoted is not None:
-            moved, won = self._promote(promoted, band.levels, promoted == declaring, steps)
+            moved, won = self._promote(promoted, band.levels, promoted == declaring, steps, tags)
             if won:
                 tags.append("胜")
                 game_end = GameEnd(winners=team_seats(promoted), how=GameEndHow.LEVELS)
-        steps.append(levels_step(self.levels))
+        steps.append(levels_step(self.levels, o.ladder))
 
         if game_end is None:
             key = "next.partner" if outcome is Outcome.DECLARER_UP else "next.left"
@@ -314,31 +360,39 @@ class HongxingwuTable:
             deltas=deltas,
             steps=tuple(steps),
             next_dealer=None if game_end else next_declarer,
-            levels=seat_levels(self.levels),
+            levels=seat_levels(self.levels, o.ladder),
             game_end=game_end,
         )
 
-    def _promote(self, team: int, k: int, declaring: bool, steps: list[Msg]) -> tuple[int, bool]:
-        """Move `team` up `k` levels; (levels actually moved, whether it wins the game)."""
+    def _promote(self, team: int, k: int, declaring: bool, steps: list[Msg], tags: list[str]) -> tuple[int, bool]:
+        """Move `team` up `k` levels (levels.promote); (levels actually moved, whether it wins the game)."""
+        o = self.options
         old = self.levels[team]
-        if self.options.finish is Finish.MUST_PLAY_ACE:
-            won = declaring and old == ACE
-            if won:
-                steps.append(Msg(key="hxw.win_ace", params={"team": team_msg(team)}))
-        else:
-            won = old + k > ACE
-            if won:
-                steps.append(Msg(key="hxw.win_pass", params={"team": team_msg(team)}))
-        new = min(old + k, ACE)
-        if not won:
-            if old == ACE:
+        p = promote(
+            old,
+            k,
+            declaring=declaring,
+            last=len(o.ladder) - 1,
+            finish=o.finish,
+            must_defend=[o.ladder.index(name) for name in o.must_defend],
+            no_skip=[o.ladder.index(name) for name in o.no_skip],
+        )
+        if p.won:
+            key = "hxw.win_ace" if o.finish is Finish.MUST_PLAY_ACE else "hxw.win_pass"
+            steps.append(Msg(key=key, params={"team": team_msg(team)}))
+        elif p.stop is Stop.LAST:
+            if old == p.end:
                 steps.append(Msg(key="hxw.stay_ace", params={"team": team_msg(team)}))
-            elif old + k > ACE:
-                steps.append(Msg(key="hxw.stop_ace", params={"team": team_msg(team), "moved": new - old}))
+            else:
+                steps.append(Msg(key="hxw.stop_ace", params={"team": team_msg(team), "moved": p.moved}))
+        elif p.stop is not None:
+            tags.append("卡关")
+            params = {"team": team_msg(team), "level": o.ladder[p.end], "moved": p.moved}
+            steps.append(Msg(key=f"levels.stop.{p.stop}", params=params))
         levels = list(self.levels)
-        levels[team] = new
+        levels[team] = p.end
         self.levels = (levels[0], levels[1])
-        return new - old, won
+        return p.moved, p.won
 
 
 MESSAGES: Mapping[str, tuple[str, str]] = {
@@ -355,6 +409,15 @@ MESSAGES: Mapping[str, tuple[str, str]] = {
     "levels.now": ("级别：{team_a} {a}，{team_b} {b}", "levels: {team_a} {a}, {team_b} {b}"),
     "next.partner": ("下一副由庄家的对家{seat}坐庄", "next declarer: the declarer's partner (对家), {seat}"),
     "next.left": ("下一副由庄家的下家{seat}坐庄", "next declarer: the declarer's 下家, {seat}"),
+    "levels.stop.must_defend": (
+        "{team}卡在必打关卡 {level}，实升 {moved} 级",
+        "{team} is held at {level}, a level it must defend (卡关): up {moved}",
+    ),
+    "levels.stop.no_skip": (
+        "{team}逢 {level} 不许越级，停在 {level}，实升 {moved} 级",
+        "{team} may not skip {level} and stops there: up {moved}",
+    ),
+    "error.multiplier.not_even": ("倍数应为不小于 2 的偶数", "must be an even number ≥ 2"),
     # 红星五
     "error.multiplier.required": ("抠底时必须填底分倍数", "a bottom multiplier is required with kou_di"),
     "error.multiplier.without_kou_di": ("没有抠底就不能填底分倍数", "a bottom multiplier needs kou_di"),

@@ -25,6 +25,26 @@ _BY_BID: Mapping[str, tuple[str, str]] = {"ge55": ("叫 55 及以上", "bid ≥ 
 _ROTATION = ("自由坐庄", "Free declarer")
 _ROTATION_HELP = ("允许填的庄家与轮庄不同", "accept an entered declarer that differs from the rotation")
 _UNIT_VALUE_HELP = ("结账时每{unit}折合多少钱", "money per {unit}, for the settle-up")
+# The level-game house rules (shengji.md, promotion steps 1–4), shared by 红星五 and 升级.
+_LADDER = (
+    ("级牌顺序", "Ladder"),
+    ("一队从第一级升到最后一级要经过的级，从低到高", "the levels a team climbs, first to last"),
+)
+_MUST_DEFEND = (
+    ("必打关卡", "Levels to defend"),
+    (
+        "停在这些级上，只有坐庄打过才能再升",
+        "a promotion stops at these; only the declaring team's first step leaves one",
+    ),
+)
+_NO_SKIP = (
+    ("不许越级", "No skipping"),
+    ("升级经过这些级时停在上面", "a promotion never passes these levels: it stops on them"),
+)
+_FINISH: Mapping[str, tuple[str, str]] = {
+    "must_play_ace": ("A必打：打 A 升级才算赢", "must play A: win by a promotion while declaring at A"),
+    "pass_ace": ("升过 A 即胜", "any promotion past A wins"),
+}
 
 
 def _entries(prefix: str, texts: Mapping[str, tuple[tuple[str, str], tuple[str, str]]]) -> dict[str, tuple[str, str]]:
@@ -220,14 +240,25 @@ OPTION_TEXTS: Mapping[str, tuple[str, str]] = {
                 ("一局开始时两队的级", "both teams' level when a game starts"),
             ),
             "free_declarer": (_ROTATION, _ROTATION_HELP),
+            "ladder": _LADDER,
+            "must_defend": _MUST_DEFEND,
+            "no_skip": _NO_SKIP,
+            "kou_multiplier": (
+                ("抠底倍数算法", "Multiplier scheme"),
+                (
+                    "抠底倍数是 2 的幂还是任意偶数",
+                    "whether a last-trick multiplier is a power of two or any even number",
+                ),
+            ),
         },
     ),
+    **_values("hxw", "finish", _FINISH),
     **_values(
         "hxw",
-        "finish",
+        "kou_multiplier",
         {
-            "must_play_ace": ("A必打：打 A 升级才算赢", "must play A: win by a promotion while declaring at A"),
-            "pass_ace": ("升过 A 即胜", "any promotion past A wins"),
+            "power": ("2 的幂（2、4、8……）", "a power of two (2, 4, 8 …)"),
+            "times": ("每人张数 × 2（任意偶数）", "2 × cards each (any even number)"),
         },
     ),
     "option.hxw.level_table.up": (
@@ -236,6 +267,7 @@ OPTION_TEXTS: Mapping[str, tuple[str, str]] = {
     ),
     "option.hxw.level_table.switch": ("上台线", "takeover line"),
     "option.hxw.level_table.step": ("每升 1 级的分数", "points per further level"),
+    "option.hxw.level_table.capture_base": ("上台线本身升几级", "levels at the takeover line itself"),
     # 打滚子
     **_entries(
         "gunzi",
@@ -266,6 +298,19 @@ OPTION_TEXTS: Mapping[str, tuple[str, str]] = {
             ),
             "unit_value": (("每分金额", "Money per point"), _unit_help("分", "point")),
             "free_declarer": (_ROTATION, _ROTATION_HELP),
+            "triple_jokers": (
+                ("底牌三王", "Three jokers in the bottom"),
+                ("底牌里哪三个王算特殊", "which three jokers in the final bottom are a special"),
+            ),
+        },
+    ),
+    **_values(
+        "gunzi",
+        "triple_jokers",
+        {
+            "capture_big": ("抓分方抠出三个大王", "three big jokers dug out by the capture team"),
+            "both_sides": ("庄家方保底的三个大王也算", "also three big jokers the declaring team keeps"),
+            "both_sides_small": ("再加三个小王", "and three small jokers too"),
         },
     ),
     **_values(
@@ -276,6 +321,73 @@ OPTION_TEXTS: Mapping[str, tuple[str, str]] = {
             "ceil": ("向上取整（75 分进贡 1 张）", "round up (75 pays 1)"),
         },
     ),
+    # 升级
+    **_entries(
+        "shengji",
+        {
+            "decks": (
+                ("几副牌", "Decks"),
+                ("每副 100 分；4 人 2 副，6 人 3 副", "100 points each; 2 for 4 players, 3 for 6"),
+            ),
+            "threshold": (
+                ("上台线", "Takeover line"),
+                ("抓分方得分达到它即上台；空着按 40 × 副数", "capture team's points that take over; blank: 40 × decks"),
+            ),
+            "step": (
+                ("每级分", "Points per level"),
+                ("升级表每档的分数；空着按 20 × 副数", "points per level in the score table; blank: 20 × decks"),
+            ),
+            "dead_zone": (
+                ("上台不升档数", "Takeover steps with no level"),
+                ("从上台线起几档只上台不升级（0：没有）", "steps from the takeover line that gain no level (0: none)"),
+            ),
+            "kou_multiplier": (
+                ("抠底倍数", "Bottom multiplier"),
+                ("抠底时底分乘几", "what the bottom's points are multiplied by on 抠底"),
+            ),
+            "kou_count": (
+                ("抠底张数怎么数", "Counting the last trick"),
+                ("倍数里的 N 按什么数", "what N in the multiplier counts"),
+            ),
+            "shuai_penalty": (
+                ("甩牌失败罚分", "Failed throw penalty"),
+                (
+                    "每次甩牌失败的分：庄家方失败加给抓分方，抓分方失败从其得分扣",
+                    "points per failed throw: added to the capture team's for a declaring seat, taken off otherwise",
+                ),
+            ),
+            "ladder": _LADDER,
+            "must_defend": _MUST_DEFEND,
+            "no_skip": _NO_SKIP,
+            "finish": (("过 A", "Passing A"), ("怎样算赢下一局", "how a game is won")),
+            "jack_back_to_two": (
+                ("勾J", "Jack back (勾J)"),
+                (
+                    "庄家方打 J 时被单 J 抠底，回到第一级",
+                    "the last trick won with a single J sends a declaring team at J to the first level",
+                ),
+            ),
+            "free_declarer": (_ROTATION, _ROTATION_HELP),
+        },
+    ),
+    **_values(
+        "shengji",
+        "kou_multiplier",
+        {
+            "times": ("2N（张数 × 2）", "2N (twice the cards)"),
+            "power": ("2^N（2 的 N 次方）", "2^N (two to the N)"),
+            "flat": ("一律 × 2", "always × 2"),
+        },
+    ),
+    **_values(
+        "shengji",
+        "kou_count",
+        {
+            "cards": ("最后一墩每人出的张数", "cards each player played to the last trick"),
+            "largest_unit": ("首家最大牌型的张数", "cards in the led play's largest unit"),
+        },
+    ),
+    **_values("shengji", "finish", _FINISH),
     # presets
     "preset.baifen.benxi.本溪 205": ("本溪 205", "Benxi, to 205"),
     "preset.baifen.benxi.本溪 300": ("本溪 300", "Benxi, to 300"),
@@ -290,6 +402,21 @@ OPTION_TEXTS: Mapping[str, tuple[str, str]] = {
     "preset.hongxingwu.济源（打过 A 即胜）": ("济源（打过 A 即胜）", "Jiyuan (past A wins)"),
     "preset.gunzi.大连": ("大连", "Dalian"),
     "preset.gunzi.大连（75 分进贡 1 张）": ("大连（75 分进贡 1 张）", "Dalian (75 pays one card)"),
+    "preset.shengji.拖拉机": ("拖拉机", "Tractor"),
+    "preset.shengji.拖拉机.help": (
+        "拖拉机：2 到 A，80 分上台，抠底 × 2N，A必打",
+        "Tractor: 2 to A, 80 points take over, the bottom × 2N, A must be won as declarers",
+    ),
+    "preset.shengji.上海80分": ("上海80分", "Shanghai 80 points"),
+    "preset.shengji.上海80分.help": (
+        "上海80分：2、5、10、K 为必打关卡，从 A 再升即胜",
+        "Shanghai 80 points: 2, 5, 10 and K must be defended; any promotion from A wins",
+    ),
+    "preset.shengji.紅5": ("紅5", "Red 5"),
+    "preset.shengji.紅5.help": (
+        "紅5：级牌 2、4、6、7、8、9、10、J、Q、K、A，逢 10 和 K 不许越级，底分 × 2",
+        "Red 5: levels 2, 4, 6–10, J, Q, K, A; 10 and K may not be skipped; the bottom counts double",
+    ),
 }
 
 
@@ -334,6 +461,21 @@ FIELD_TEXTS: Mapping[str, tuple[str, str]] = {
     "field.kou.side": ("抠手（副牌）", "抠手 (side card)"),
     "field.kou.trump": ("抠底（主牌）", "抠底 (trump)"),
     "field.kou.joker": ("抠底（王）", "抠底 (joker)"),
+    "field.kou_cards": ("最后一墩每人张数", "Cards each in the last trick"),
+    "field.kou_cards.help": (
+        "抠底时填：单张 1、对子 2、两对拖拉机 4，定底分倍数",
+        "with 抠底: single 1, pair 2, two-pair tractor 4; it sets the bottom's multiplier",
+    ),
+    "field.kou_unit": ("首家最大牌型张数", "Cards in the led play's largest unit"),
+    "field.kou_unit.help": (
+        "抠底时可填：单 1、对 2、三张 3、k 对拖拉机 2k；空着按每人张数",
+        "with 抠底, optional: single 1, pair 2, triple 3, tractor of k pairs 2k; blank: the cards each",
+    ),
+    "field.jack_kou": ("勾J（单 J 抠底）", "勾J: the last trick won with a single J"),
+    "field.jack_kou.help": (
+        "庄家方打 J 时被单 J 抠底：回到第一级",
+        "against a declaring team at J: back to the first level",
+    ),
     "field.bottom_points": ("底分", "Points in the bottom"),
     "field.bottom_points.help": ("底牌里的分", "the points in the bottom cards"),
     "field.bottom_multiplier": ("抠底牌型", "Shape of the last trick"),

@@ -1,13 +1,21 @@
-"""What the level-up games (济源红星五, 打滚子) share: level names, teams, rotation, redeals.
+"""What the level-up games (济源红星五, 打滚子, 升级) share: level names, teams, rotation, redeals, promotion.
 
-Seats 0 + 2 (team A) play 1 + 3 (team B); a team's level is an index into
-`LEVELS`. The declarer of a game's first hand is entered; later hands follow
-the rotation unless the club plays `free_declarer`.
+Seats 0 + 2 (team A) play 1 + 3 (team B) — with six players 0 + 2 + 4 play
+1 + 3 + 5; a team's level is an index into `LEVELS`, or into a club's
+`ladder` (a rising subset of it). The declarer of a game's first hand is
+entered; later hands follow the rotation unless the club plays
+`free_declarer`.
 """
 
 from __future__ import annotations
 
-from .base import HandInput, HandResult, HandStatus, Msg, Seat, SeatName, TeamName
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from itertools import pairwise
+
+from .base import Deltas, HandInput, HandResult, HandStatus, Msg, RulesError, Seat, SeatName, TeamName
+from .options import parse_choice_list
 
 LEVELS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 ACE = len(LEVELS) - 1
@@ -18,24 +26,34 @@ def team_index(seat: Seat) -> int:
     return seat % 2
 
 
-def team_msg(team: int) -> TeamName:
+def team_msg(team: int, players: int = 4) -> TeamName:
     """A team named by its players."""
-    return TeamName(seats=team_seats(team))
+    return TeamName(seats=team_seats(team, players))
 
 
-def team_seats(team: int) -> tuple[Seat, Seat]:
-    return (team, team + 2)
+def team_seats(team: int, players: int = 4) -> tuple[Seat, ...]:
+    return tuple(range(team, players, 2))
 
 
-def seat_levels(levels: tuple[int, int]) -> tuple[str, ...]:
+def seat_levels(levels: tuple[int, int], ladder: Sequence[str] = LEVELS, players: int = 4) -> tuple[str, ...]:
     """Per-seat level names from the two team levels."""
-    return tuple(LEVELS[levels[seat % 2]] for seat in range(4))
+    return tuple(ladder[levels[seat % 2]] for seat in range(players))
 
 
-def levels_step(levels: tuple[int, int]) -> Msg:
+def level_deltas(team: int, moved: int, players: int = 4, other: int = 0) -> Deltas:
+    """Per-seat deltas: each seat of `team` shows `moved`, the other team's seats `other`."""
+    return tuple(moved if seat % 2 == team else other for seat in range(players))
+
+
+def levels_step(levels: tuple[int, int], ladder: Sequence[str] = LEVELS, players: int = 4) -> Msg:
     return Msg(
         key="levels.now",
-        params={"team_a": team_msg(0), "a": LEVELS[levels[0]], "team_b": team_msg(1), "b": LEVELS[levels[1]]},
+        params={
+            "team_a": team_msg(0, players),
+            "a": ladder[levels[0]],
+            "team_b": team_msg(1, players),
+            "b": ladder[levels[1]],
+        },
     )
 
 
@@ -62,7 +80,14 @@ def resolve_declarer(hand: HandInput, pending: Seat | None, free_declarer: bool,
     return pending
 
 
-def level_redeal(hand: HandInput, pending: Seat | None, levels: tuple[int, int], outcome: str) -> HandResult:
+def level_redeal(
+    hand: HandInput,
+    pending: Seat | None,
+    levels: tuple[int, int],
+    outcome: str,
+    ladder: Sequence[str] = LEVELS,
+    players: int = 4,
+) -> HandResult:
     """A thrown-in hand of a level game: no score, the pending declarer shown, levels unchanged."""
     return HandResult(
         status=HandStatus.REDEAL,
@@ -71,10 +96,10 @@ def level_redeal(hand: HandInput, pending: Seat | None, levels: tuple[int, int],
         outcome=outcome,
         tags=(),
         declarer_won=None,
-        deltas=(0, 0, 0, 0),
+        deltas=(0,) * players,
         steps=(Msg(key="redeal", params={"reason": Msg(key=f"redeal.{hand.redeal}")}),),
         next_dealer=pending,
-        levels=seat_levels(levels),
+        levels=seat_levels(levels, ladder, players),
     )
 
 
@@ -89,3 +114,103 @@ def check_deck(hand: HandInput, total: int) -> None:
 
 def band_text(low: int, high: int) -> str:
     return str(low) if low == high else f"{low}–{high}"
+
+
+# ---------------------------------------------------------------- promotion (shengji.md steps 1–4)
+
+
+class Finish(StrEnum):
+    MUST_PLAY_ACE = "must_play_ace"  # A必打: only a promotion while declaring at the last level wins
+    PASS_ACE = "pass_ace"  # any promotion from the last level wins
+
+
+class Stop(StrEnum):
+    """Why a promotion stopped short of its `k` levels (卡关)."""
+
+    LAST = "last"  # at the last level and not allowed to win from there
+    MUST_DEFEND = "must_defend"  # 必打关卡: only the declaring team's first step leaves it
+    NO_SKIP = "no_skip"  # 不许越级: a promotion never passes it, it stops on it
+
+
+@dataclass(frozen=True, kw_only=True)
+class Promotion:
+    start: int
+    end: int
+    won: bool  # the team won the game (its level then stays at the last one)
+    stop: Stop | None  # None: moved all `k` levels (or won)
+
+    @property
+    def moved(self) -> int:
+        return self.end - self.start
+
+
+def promote(
+    level: int,
+    k: int,
+    *,
+    declaring: bool,
+    last: int,
+    finish: Finish,
+    must_defend: Iterable[int] = (),
+    no_skip: Iterable[int] = (),
+) -> Promotion:
+    """Move a team at `level` up `k` steps, one at a time (shengji.md, Promotion).
+
+    For step `i` = 0 … k − 1 at level `L`: at `last` the team wins (A必打: only
+    when `declaring` and `i` = 0) or stops; at a `must_defend` level it stops
+    unless `declaring` and `i` = 0; at a `no_skip` level it stops when `i` > 0;
+    otherwise it moves up one.
+
+    >>> promote(1, 6, declaring=False, last=12, finish=Finish.PASS_ACE, must_defend=(0, 3, 8, 11)).end
+    3
+    >>> p = promote(12, 1, declaring=True, last=12, finish=Finish.MUST_PLAY_ACE)
+    >>> p.won, p.moved
+    (True, 0)
+    >>> promote(7, 3, declaring=True, last=12, finish=Finish.MUST_PLAY_ACE, no_skip=(8,)).stop
+    <Stop.NO_SKIP: 'no_skip'>
+    """
+    defend, skip = frozenset(must_defend), frozenset(no_skip)
+    current = level
+    for i in range(k):
+        first_step = declaring and i == 0
+        if current == last:
+            won = finish is Finish.PASS_ACE or first_step
+            return Promotion(start=level, end=current, won=won, stop=None if won else Stop.LAST)
+        if current in defend and not first_step:
+            return Promotion(start=level, end=current, won=False, stop=Stop.MUST_DEFEND)
+        if current in skip and i > 0:
+            return Promotion(start=level, end=current, won=False, stop=Stop.NO_SKIP)
+        current += 1
+    return Promotion(start=level, end=current, won=False, stop=None)
+
+
+# A list of level names (`"2"` … `"A"`): a ladder, or levels marked on it (`must_defend`, `no_skip`);
+# whether a ladder rises is checked with the other options (`check_ladder`).
+parse_ladder = parse_choice_list(LEVELS, expected="a list of levels from " + ", ".join(LEVELS))
+
+
+def check_ladder(
+    ladder: Sequence[str], marked: Iterable[tuple[str, Sequence[str]]], *, extra: Iterable[tuple[str, str]] = ()
+) -> None:
+    """`ladder` strictly rising with at least 2 levels; each marked list (`must_defend`, `no_skip`)
+    on it and never its last level; each `extra` (option, level) on it."""
+    order = [LEVELS.index(name) for name in ladder]
+    if len(order) < 2 or any(b <= a for a, b in pairwise(order)):
+        raise RulesError(
+            "options.inconsistent", field="options.ladder", detail="ladder must rise strictly, at least 2 levels"
+        )
+    for option_name, levels in marked:
+        for name in levels:
+            if name not in ladder or name == ladder[-1]:
+                raise RulesError(
+                    "options.inconsistent",
+                    field=f"options.{option_name}",
+                    detail=f"{option_name} level {name} must be on the ladder, not its last level",
+                )
+    for option_name, name in extra:
+        if name not in ladder:
+            raise RulesError(
+                "options.inconsistent",
+                field=f"options.{option_name}",
+                detail=f"{option_name} {name} is not on the ladder",
+            )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import baifen, biaofen, erguai, gunzi, hongxingwu
+from . import baifen, biaofen, erguai, gunzi, hongxingwu, shengji
 from .base import Lang, Msg, SeatName, TeamName
 from .labels import FIELD_TEXTS, OPTION_TEXTS
 
@@ -65,6 +65,7 @@ TABLE: Mapping[str, tuple[str, str]] = {
     **gunzi.MESSAGES,
     **OPTION_TEXTS,
     **FIELD_TEXTS,
+    **shengji.MESSAGES,
 }
 
 

@@ -32,6 +32,7 @@ class OptionKind(StrEnum):
     INTEGER_LIST = "integer_list"  # a list of integers ≥ minimum
     LEVEL_TABLE = "level_table"  # 红星五: {"up": [[lowest s, levels] …], "switch": s, "step": s}
     SHAPE_TABLE = "shape_table"  # 红星五: last-trick shape → multiplier (a power of two)
+    CHOICE_LIST = "choice_list"  # several of `choices`, each at most once (a ladder of levels, levels marked on it)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -46,6 +47,7 @@ class OptionType:
     choices: tuple[str, ...] = ()
     keys: tuple[str, ...] = ()
     all_required: bool = True
+    nullable: bool = False  # null is allowed too: the option is then derived from the others (its help says how)
 
     def __call__(self, value: Any, field: str) -> Any:
         return self.parse(value, field)
@@ -78,14 +80,20 @@ def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def parse_int(*, low: int = -OPTION_LIMIT, high: int = OPTION_LIMIT, step: int = 1) -> OptionType:
-    def parse(value: Any, field: str) -> int:
+def parse_int(
+    *, low: int = -OPTION_LIMIT, high: int = OPTION_LIMIT, step: int = 1, nullable: bool = False
+) -> OptionType:
+    """An integer from `low` to `high`, a multiple of `step`; with `nullable`, null too."""
+
+    def parse(value: Any, field: str) -> int | None:
+        if value is None and nullable:
+            return None
         if not is_int(value) or not low <= value <= high or value % step:
             expected = f"integer {low}–{high}" + (f", multiple of {step}" if step != 1 else "")
-            raise _bad(field, expected)
-        return value
+            raise _bad(field, ("null or " if nullable else "") + expected)
+        return int(value)
 
-    return OptionType(kind=OptionKind.INTEGER, parse=parse, minimum=low, maximum=high, step=step)
+    return OptionType(kind=OptionKind.INTEGER, parse=parse, minimum=low, maximum=high, step=step, nullable=nullable)
 
 
 def _parse_bool(value: Any, field: str) -> bool:
@@ -116,6 +124,22 @@ def parse_choice(choices: Iterable[str]) -> OptionType:
         return value
 
     return OptionType(kind=OptionKind.CHOICE, parse=parse, choices=allowed)
+
+
+def parse_choice_list(choices: Iterable[str], *, expected: str = "") -> OptionType:
+    """A list of some of `choices`, each at most once, kept in the order given (the options' `check` says
+    whether the order matters, as a ladder's does)."""
+    allowed = tuple(choices)
+    wanted = expected or "a list of " + ", ".join(allowed)
+
+    def parse(value: Any, field: str) -> tuple[str, ...]:
+        if not isinstance(value, list) or not all(isinstance(v, str) and v in allowed for v in value):
+            raise _bad(field, wanted)
+        if len(set(value)) != len(value):
+            raise _bad(field, wanted + ", each once")
+        return tuple(value)
+
+    return OptionType(kind=OptionKind.CHOICE_LIST, parse=parse, choices=allowed)
 
 
 def parse_bid_table(*, value_low: int | None = None, value_high: int | None = None) -> OptionType:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from . import baifen, biaofen, erguai, gunzi, hongxingwu
+from . import baifen, biaofen, erguai, gunzi, hongxingwu, shengji
 from .base import Variant
 
 VARIANTS: Mapping[str, Variant] = {
@@ -18,5 +18,6 @@ VARIANTS: Mapping[str, Variant] = {
         biaofen.BIAOFEN,
         hongxingwu.HONGXINGWU,
         gunzi.GUNZI,
+        shengji.SHENGJI,
     )
 }

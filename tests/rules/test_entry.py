@@ -11,7 +11,7 @@ import pytest
 
 from settlement.rules.base import RulesError
 from settlement.rules.entry import FieldKind, TableState, entry, option_defaults, options_spec, table_state
-from settlement.rules.options import OptionKind
+from settlement.rules.options import OptionKind, options_resolve
 from settlement.rules.registry import VARIANTS
 from settlement.rules.session import session_settle
 
@@ -84,6 +84,7 @@ def test_every_offered_bid_is_accepted_and_every_other_refused(variant):
         ("biaofen", ["all_pass", "no_trump_no_points", "misdeal"]),
         ("hongxingwu", ["all_pass", "no_trump_no_points", "misdeal"]),
         ("gunzi", ["all_pass", "no_trump_no_points", "misdeal"]),
+        ("shengji", ["all_pass", "no_trump_no_points", "misdeal"]),
     ],
 )
 def test_it_lists_the_redeal_reasons_of_each_variant(variant, reasons):
@@ -113,10 +114,103 @@ def test_it_lists_the_redeal_reasons_of_each_variant(variant, reasons):
         ),
         ("hongxingwu", ["declarer", "captured", "kou_di", "bottom_points", "bottom_multiplier"]),
         ("gunzi", ["declarer", "captured", "kou_di", "bottom_points", "bottom_jokers", "gan_guo"]),
+        ("shengji", ["declarer", "captured", "kou_di", "kou_cards", "bottom_points", "penalties"]),
     ],
 )
 def test_the_fields_come_in_play_order(variant, fields):
     assert [f.name for f in describe(variant).fields] == fields
+
+
+# shengji.md, Inputs and One hand: the 抠底 multiplier's inputs follow kou_multiplier / kou_count; 勾J needs
+# jack_back_to_two. (options) -> the fields after kou_di, before bottom_points.
+@pytest.mark.parametrize(
+    ("options", "kou_fields"),
+    [
+        ({}, ["kou_cards"]),  # times, cards: N = cards each
+        ({"kou_multiplier": "power"}, ["kou_cards"]),
+        ({"kou_count": "largest_unit"}, ["kou_cards", "kou_unit"]),  # N = the led play's largest unit
+        ({"kou_multiplier": "flat"}, []),  # always × 2: nothing to count
+        ({"kou_multiplier": "flat", "kou_count": "largest_unit"}, []),
+        ({"jack_back_to_two": True}, ["kou_cards", "jack_kou"]),
+    ],
+)
+def test_shengji_asks_for_what_its_bottom_multiplier_counts(options, kou_fields):
+    rules = VARIANTS["shengji"]
+    described = entry(rules, options_resolve(rules.defaults(4), options), TableState(), players=4)
+    names = [f.name for f in described.fields]
+    assert names[names.index("kou_di") + 1 : names.index("bottom_points")] == kou_fields
+
+
+@pytest.mark.parametrize(
+    ("players", "options", "seats", "deck", "most_cards"),
+    [
+        (4, {}, 4, 200, 27),  # 2 decks: 200 points; ⌊54 × 2 ÷ 4⌋ = 27 cards each
+        (6, {}, 6, 300, 27),  # 3 decks: 300; ⌊54 × 3 ÷ 6⌋ = 27
+        (4, {"decks": 3}, 4, 300, 40),  # ⌊162 ÷ 4⌋ = 40
+        (6, {"decks": 4}, 6, 400, 36),  # ⌊216 ÷ 6⌋ = 36
+    ],
+)
+def test_shengji_offers_its_seats_and_the_points_of_its_own_decks(players, options, seats, deck, most_cards):
+    rules = VARIANTS["shengji"]
+    described = entry(rules, options_resolve(rules.defaults(players), options), TableState(), players=players)
+    declarer, captured, bottom, kou_cards = (
+        described.field(n) for n in ("declarer", "captured", "bottom_points", "kou_cards")
+    )
+    assert declarer is not None and len(declarer.choices) == seats and declarer.required and not declarer.locked
+    assert captured is not None and (captured.maximum, captured.step) == (deck, 5)
+    assert bottom is not None and bottom.maximum == deck
+    assert kou_cards is not None and (kou_cards.minimum, kou_cards.maximum) == (1, most_cards)
+    assert (described.bids, described.dealer, described.ask_dealer) == ((), None, False)
+
+
+def test_shengji_records_failed_throws_only():
+    penalties = describe("shengji").field("penalties")
+    assert penalties is not None and [c.value for c in penalties.choices] == ["shuai"]
+
+
+@pytest.mark.parametrize(
+    ("hands", "options", "players", "declarer", "locked", "levels"),
+    [
+        # 35 < 80: seats 0 + 2 up ⌈45/40⌉ = 2 (2 → 4); the partner 2 declares next, locked by the rotation
+        ([{"declarer": 0, "captured": 35}], {}, 4, 2, True, ("4", "2", "4", "2")),
+        # hand 2 (seat 2 declares) 100 ≥ 80: 上台 in the dead zone, no level; his 下家 3 next
+        ([{"declarer": 0, "captured": 35}, {"captured": 100}], {}, 4, 3, True, ("4", "2", "4", "2")),
+        # free_declarer: the rotation's seat is offered, not locked
+        ([{"declarer": 0, "captured": 35}], {"free_declarer": True}, 4, 2, False, ("4", "2", "4", "2")),
+        # six players, 3 decks (T 120, d 60): 60 → ⌈60/60⌉ = 1 for 1 + 3 + 5; their next seat 3 declares
+        ([{"declarer": 1, "captured": 60}], {}, 6, 3, True, ("2", "3", "2", "3", "2", "3")),
+        # 紅5 ladder 2, 4, 6 …: one level from 2 is 4
+        (
+            [{"declarer": 0, "captured": 50}],
+            {"ladder": ["2", "4", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]},
+            4,
+            2,
+            True,
+            ("4", "2", "4", "2"),
+        ),
+    ],
+)
+def test_shengjis_next_hand_has_the_rotations_declarer_and_each_teams_level(
+    hands, options, players, declarer, locked, levels
+):
+    rules = VARIANTS["shengji"]
+    names = ["甲", "乙", "丙", "丁", "戊", "己"][:players]
+    resolved = options_resolve(rules.defaults(players), options)
+    results = session_settle({"variant": "shengji", "players": names, "hands": hands, "options": options})
+    state = table_state(rules, resolved, results)
+    described = entry(rules, resolved, state, players=players, names=names)
+    field = described.field("declarer")
+    assert field is not None and (field.default, field.locked, field.required) == (declarer, locked, False)
+    assert (described.declarer, described.declarer_locked, described.levels) == (declarer, locked, levels)
+
+
+def test_a_shengji_game_starts_at_its_ladders_first_level():
+    rules = VARIANTS["shengji"]
+    options = options_resolve(rules.defaults(4), {"ladder": ["3", "5", "A"]})
+    results = session_settle(
+        {"variant": "shengji", "players": NAMES, "hands": [], "options": {"ladder": ["3", "5", "A"]}}
+    )
+    assert table_state(rules, options, results).levels == ("3", "3", "3", "3")
 
 
 def test_a_level_games_later_hand_has_the_rotations_declarer_locked_and_the_tribute_due():
@@ -192,6 +286,11 @@ def test_the_state_after_a_finished_pot_starts_a_new_game_with_the_next_dealer()
         ("hongxingwu", 4, "济源（打过 A 即胜）", {"finish": "pass_ace"}),
         ("gunzi", 4, "大连", {"first_level": "3", "last_level": "10", "threshold": 120, "tribute_rounding": "floor"}),
         ("gunzi", 4, "大连（75 分进贡 1 张）", {"tribute_rounding": "ceil"}),
+        # shengji.md, Options: decks = players ÷ 2, threshold / step null (40 × / 20 × decks)
+        ("shengji", 4, "拖拉机", {"decks": 2, "threshold": None, "step": None, "kou_multiplier": "times"}),
+        ("shengji", 6, "拖拉机", {"decks": 3, "dead_zone": 1, "finish": "must_play_ace"}),
+        ("shengji", 4, "上海80分", {"must_defend": ["2", "5", "10", "K"], "finish": "pass_ace"}),
+        ("shengji", 6, "紅5", {"decks": 3, "no_skip": ["10", "K"], "kou_multiplier": "flat"}),
     ],
 )
 def test_each_preset_resolves_to_the_rules_defaults(variant, players, preset, expected):
@@ -211,6 +310,71 @@ def test_every_option_has_a_label_and_help_in_both_languages(variant, lang):
             assert choice.label, (spec.key, choice.value)
     for preset in options_spec(VARIANTS[variant], lang).presets:
         assert preset.label
+
+
+@pytest.mark.parametrize("lang", ["zh-Hans", "en"])
+def test_shengjis_presets_say_what_they_set(lang):
+    presets = {p.key: p for p in options_spec(VARIANTS["shengji"], lang).presets}
+    assert list(presets) == ["拖拉机", "上海80分", "紅5"]
+    for preset in presets.values():
+        assert preset.label and preset.help and preset.help != preset.label and "preset." not in preset.help
+    assert options_spec(VARIANTS["shengji"], "en").presets[1].label == "Shanghai 80 points"
+
+
+def test_the_house_rule_options_say_how_to_enter_them():
+    shengji = {o.key: o for o in options_spec(VARIANTS["shengji"]).options}
+    assert (shengji["decks"].kind, shengji["decks"].minimum, shengji["decks"].maximum) == (OptionKind.INTEGER, 2, 4)
+    assert shengji["decks"].defaults == {4: 2, 6: 3}
+    threshold = shengji["threshold"]
+    assert (threshold.kind, threshold.nullable, threshold.step, threshold.defaults) == (
+        OptionKind.INTEGER,
+        True,
+        5,
+        {4: None, 6: None},
+    )
+    assert shengji["ladder"].kind is OptionKind.CHOICE_LIST
+    assert [c.value for c in shengji["ladder"].choices] == [
+        "2",
+        "3",
+        "4",
+        "5",
+        "6",
+        "7",
+        "8",
+        "9",
+        "10",
+        "J",
+        "Q",
+        "K",
+        "A",
+    ]
+    assert [c.value for c in shengji["kou_multiplier"].choices] == ["times", "power", "flat"]
+    hxw = {o.key: o for o in options_spec(VARIANTS["hongxingwu"]).options}
+    assert (hxw["must_defend"].kind, hxw["no_skip"].kind) == (OptionKind.CHOICE_LIST, OptionKind.CHOICE_LIST)
+    assert [c.value for c in hxw["kou_multiplier"].choices] == ["power", "times"]
+    assert [c.value for c in hxw["level_table"].choices] == ["up", "switch", "step", "capture_base"]
+    gunzi = {o.key: o for o in options_spec(VARIANTS["gunzi"]).options}
+    assert [c.value for c in gunzi["triple_jokers"].choices] == ["capture_big", "both_sides", "both_sides_small"]
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ({"ladder": ["2", "2", "A"]}, "option.invalid"),  # a level twice
+        ({"ladder": ["2", "1"]}, "option.invalid"),  # not a level
+        ({"ladder": ["A", "2"]}, "options.inconsistent"),  # not rising
+        ({"threshold": 82}, "option.invalid"),  # not a multiple of 5
+        ({"threshold": None, "step": None}, None),
+    ],
+)
+def test_shengji_option_parsers_refuse_what_the_rules_refuse(raw, code):
+    rules = VARIANTS["shengji"]
+    if code is None:
+        options_resolve(rules.defaults(4), raw)
+        return
+    with pytest.raises(RulesError) as error:
+        options_resolve(rules.defaults(4), raw)
+    assert error.value.code == code
 
 
 def test_the_option_kinds_say_how_to_enter_them():

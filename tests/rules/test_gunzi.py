@@ -461,6 +461,7 @@ def test_every_option_is_in_the_results():
         "tribute_rounding": "floor",
         "unit_value": 1,
         "free_declarer": False,
+        "triple_jokers": "capture_big",
     }
 
 
@@ -546,3 +547,41 @@ def test_each_hand_reports_the_tribute_the_next_scored_hand_pays():
     ]
     results = settle("gunzi", hands)
     assert [h["tribute_next"] for h in results["hands"]] == [3, 3, 3, 0, None]
+
+
+# ---------------------------------------------------------------- house rule triple_jokers (gunzi.md, end)
+
+KEPT_BIG = {"captured": 60, "bottom_jokers": {"big": 3}}  # 保底, s = 60 < 120, J = 6
+KEPT_SMALL = {"captured": 60, "bottom_jokers": {"small": 3}}  # J = 3
+DUG_SMALL = {"captured": 100, "bottom_points": 10, "kou_di": True, "bottom_jokers": {"small": 3}}  # s = 120, J = 3
+
+
+@pytest.mark.parametrize(
+    ("triple_jokers", "hand", "outcome", "deltas", "tag"),
+    [
+        # seed 004: kept jokers only add levels: k = 1 + 6 = 7, 3 × 7 = 21 each (3 → 10, not past it)
+        ("capture_big", KEPT_BIG, "declarer_up", [21, -21, 21, -21], "保底"),
+        ("both_sides", KEPT_BIG, "special", [50, -50, 50, -50], "保底三大王"),
+        ("both_sides_small", KEPT_BIG, "special", [50, -50, 50, -50], "保底三大王"),
+        # three small ones: k = 1 + 3 = 4, 12 each, unless they count as big
+        ("both_sides", KEPT_SMALL, "declarer_up", [12, -12, 12, -12], "保底"),
+        ("both_sides_small", KEPT_SMALL, "special", [50, -50, 50, -50], "保底三小王"),
+        # dug out: 上台 with k = 4: 1 + 3 × 4 = 13 each, unless they count as big
+        ("capture_big", DUG_SMALL, "capture_up", [-13, 13, -13, 13], "上台"),
+        ("both_sides", DUG_SMALL, "capture_up", [-13, 13, -13, 13], "上台"),
+        ("both_sides_small", DUG_SMALL, "special", [-50, 50, -50, 50], "抠三小王"),
+        # not a kept special: 干锅 (J = 0, k = 1), 臭抠, or 120 without 抠底
+        ("both_sides", {**KEPT_BIG, "gan_guo": True}, "declarer_up", [3, -3, 3, -3], "干锅"),
+        ("both_sides", {**KEPT_BIG, "bottom_points": 10, "kou_di": True}, "hold", [0, 0, 0, 0], "臭抠"),
+        ("both_sides", {"captured": 130, "bottom_jokers": {"big": 3}}, "switch", [-1, 1, -1, 1], "上台"),
+    ],
+)
+def test_triple_jokers_house_rule(triple_jokers, hand, outcome, deltas, tag):
+    result = settle(V, [{"declarer": 0, **hand}], options={"triple_jokers": triple_jokers})
+    got = result["hands"][0]
+    assert (got["outcome"], got["deltas"]) == (outcome, deltas)
+    assert tag in got["tags"]
+    if outcome == "special":
+        winners = [0, 2] if deltas[0] > 0 else [1, 3]
+        assert (got["declarer_won"], got["next_declarer"]) == (deltas[0] > 0, None)
+        assert (result["games"][0]["winners"], result["games"][0]["how"]) == (winners, "special")

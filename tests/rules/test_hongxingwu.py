@@ -152,6 +152,10 @@ def test_the_options_are_all_in_the_results():
         "finish": "must_play_ace",
         "start_level": "2",
         "free_declarer": False,
+        "ladder": ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"],
+        "must_defend": [],
+        "no_skip": [],
+        "kou_multiplier": "power",
     }
 
 
@@ -416,3 +420,94 @@ def test_levels_never_go_down_and_never_pass_a(specs, finish, start):
         assert game_doc["totals"] == [sum(h["deltas"][s] for h in game_hands) for s in range(4)]
         assert (game_doc["how"] == "levels") is game_doc["finished"]
     assert result["totals"] == [sum(h["deltas"][s] for h in result["hands"]) for s in range(4)]
+
+
+# ---------------------------------------------------------------- house rules (hongxingwu.md, end)
+
+
+@pytest.mark.parametrize(
+    ("options", "hands", "deltas", "levels"),
+    [
+        # must_defend 5: s = 0 → +8 from 2: 3, 4, 5, held at 5 (moved 3).
+        ({"must_defend": ["5"]}, [{"declarer": 0, "captured": 0}], [[3, 0, 3, 0]], ["5", "2", "5", "2"]),
+        # a capture team at a gate: s = 200 → B takes over +4 from 2 (must defend): stays.
+        ({"must_defend": ["2"]}, [{"declarer": 0, "captured": 200}], [[0, 0, 0, 0]], ["2", "2", "2", "2"]),
+        # no_skip 10: +8 from 2 stops on 10 (moved 8: 3 … 10 is exactly eight steps), then +6 from 10 leaves it.
+        (
+            {"no_skip": ["10"]},
+            [{"declarer": 0, "captured": 0}, {"captured": 5}],
+            [[8, 0, 8, 0], [4, 0, 4, 0]],  # from 10: J, Q, K, A (4 steps), then must_play_ace stops at A
+            ["A", "2", "A", "2"],
+        ),
+        # no_skip 6: +8 from 2: 3, 4, 5, 6, stop (moved 4).
+        ({"no_skip": ["6"]}, [{"declarer": 0, "captured": 0}], [[4, 0, 4, 0]], ["6", "2", "6", "2"]),
+        # the 紅5 ladder: +5 (s = 20) from 2: 4, 6, 7, 8, 9.
+        (
+            {"ladder": ["2", "4", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]},
+            [{"declarer": 0, "captured": 20}],
+            [[5, 0, 5, 0]],
+            ["9", "2", "9", "2"],
+        ),
+    ],
+)
+def test_house_rule_ladders_and_gates(options, hands, deltas, levels):
+    result = settle(V, hands, options=options)["hands"]
+    assert [h["deltas"] for h in result] == deltas
+    assert result[-1]["levels"] == levels
+
+
+def test_the_gates_mark_the_hand_and_explain_the_stop():
+    hand = settle_hand(V, {"declarer": 0, "captured": 0}, options={"must_defend": ["5"]}, lang="en")
+    assert "卡关" in hand["tags"]
+    # seats 0 + 2 (甲, 丙) declared: 2 → 3 → 4 → 5, held there (must_defend) after 3 of 8
+    assert "甲·丙 is held at 5, a level it must defend (卡关): up 3" in hand["steps"]
+
+
+@pytest.mark.parametrize(
+    ("multiplier", "deltas"),
+    [(2, [4, 0, 4, 0]), (6, [2, 0, 2, 0]), (12, [0, 1, 0, 1])],  # s = 30 + 10m: 50 → +4, 90 → +2, 150 → 上台 +1
+)
+def test_times_accepts_any_even_multiplier(multiplier, deltas):
+    hand = {"declarer": 0, "captured": 30, "bottom_points": 10, "kou_di": True, "bottom_multiplier": multiplier}
+    assert settle_hand(V, hand, options={"kou_multiplier": "times"})["deltas"] == deltas
+
+
+@pytest.mark.parametrize(
+    ("options", "multiplier", "code"),
+    [({}, 6, "multiplier.not_power_of_two"), ({"kou_multiplier": "times"}, 3, "multiplier.not_even")],
+)
+def test_the_multiplier_must_fit_the_scheme(options, multiplier, code):
+    hand = {"declarer": 0, "captured": 30, "bottom_points": 10, "kou_di": True, "bottom_multiplier": multiplier}
+    error = refusal([hand], options=options)
+    assert (error.code, error.hand, error.field) == (code, 1, "bottom_multiplier")
+
+
+def test_times_shapes_may_be_even_and_power_shapes_may_not():
+    shapes = {"single": 2, "pair": 4, "triple": 6, "tractor_3_pairs": 12}
+    settle(V, [], options={"kou_multiplier": "times", "kou_shapes": shapes})
+    error = refusal([], options={"kou_shapes": shapes})
+    assert (error.code, error.field) == ("option.invalid", "options.kou_shapes.triple")
+
+
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"must_defend": ["A"]}, "options.must_defend"),
+        ({"ladder": ["2", "4", "A"], "no_skip": ["3"]}, "options.no_skip"),
+        ({"ladder": ["4", "2", "A"]}, "options.ladder"),
+        ({"ladder": ["4", "A"]}, "options.start_level"),  # start 2 is not on it
+    ],
+)
+def test_house_rule_options_must_fit_the_ladder(options, field):
+    error = refusal([], options=options)
+    assert (error.code, error.field) == ("options.inconsistent", field)
+
+
+@pytest.mark.parametrize(
+    ("captured", "deltas"),
+    [(115, [1, 0, 1, 0]), (120, [0, 1, 0, 1]), (135, [0, 1, 0, 1]), (140, [0, 2, 0, 2]), (160, [0, 3, 0, 3])],
+)
+def test_capture_base_gives_levels_from_the_switch(captured, deltas):
+    table = {"up": [[0, 8], [5, 6], [20, 5], [40, 4], [60, 3], [80, 2], [100, 1]], "switch": 120, "step": 20}
+    options = {"level_table": {**table, "capture_base": 1}}
+    assert settle_hand(V, {"declarer": 0, "captured": captured}, options=options)["deltas"] == deltas

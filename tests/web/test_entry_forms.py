@@ -28,6 +28,9 @@ def page_defaults(form) -> dict[str, str]:
         value = bound.value()
         if value is None or value is False or value == "":
             continue
+        if isinstance(value, (list, tuple)):  # ticked boxes: one value each
+            data[bound.html_name] = [str(v) for v in value]
+            continue
         data[bound.html_name] = "on" if value is True else str(value)
     return data
 

@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.urls import reverse
 
+from settlement import selectors
 from settlement.models import Session
 from settlement.rules.registry import VARIANTS
 
@@ -66,3 +67,20 @@ def test_no_demo_page_shows_json_a_seat_0_or_an_option_key(demo_client, lang):
         if lang == "zh-hans":
             shown = [key for key in OPTION_KEYS if re.search(rf"(?<![\w.]){key}(?![\w])", text)]
             assert not shown, (url, shown)
+
+
+def test_the_demo_club_has_a_shengji_sitting_worked_by_hand(demo_client):
+    session = Session.objects.get(variant="shengji")
+    # shengji.md, 2 decks (T 80, d 40, z 1), shuai_penalty 10; 老王·张姐 (0 + 2) against 小李·老赵 (1 + 3):
+    # 1. 老王 declares, 35 < 80: +⌈45/40⌉ = 2, 2 → 4; 张姐 next.
+    # 2. 60 + 10 × (2 × 2) = 100 ≥ 80: 上台 in the dead zone, no level; 老赵 (下家) next.
+    # 3. 0 (光头): 小李·老赵 +⌈75/40⌉ + 1 = 3, 2 → 5; 小李 next.  4. a misdeal, redealt.
+    # 5. 小李 declares, 125 + 10 (his own failed throw) = 135: 老王·张姐 take over, ⌊55/40⌋ − 1 + 1 = 1, 4 → 5.
+    response = demo_client.get(reverse("session_detail", kwargs={"slug": "demo", "session_id": session.pk}))
+    assert response.status_code == 200
+    assert session.hands.count() == 5
+    assert session.seats.count() == 4
+    results = selectors.session_results(session=session).results
+    assert results is not None
+    assert [h["deltas"] for h in results["hands"]] == [[2, 0, 2, 0], [0] * 4, [0, 3, 0, 3], [0] * 4, [1, 0, 1, 0]]
+    assert results["hands"][-1]["levels"] == ["5", "5", "5", "5"]

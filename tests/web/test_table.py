@@ -76,6 +76,13 @@ def _button_attrs(page, name, value):
             ["declarer", "captured", "kou_di", "bottom_points", "bottom_jokers_big", "bottom_jokers_small", "gan_guo"],
             ["dealer", "bid", "bottom_multiplier", "tribute"],  # no tribute into a game's first hand
         ),
+        (
+            # shengji.md, Inputs: no bid; with the default "times" × "cards" scheme kou_cards, no kou_unit;
+            # 勾J only with jack_back_to_two; penalties are failed throws only
+            "shengji",
+            ["declarer", "captured", "kou_di", "kou_cards", "bottom_points", "shuai_0", "shuai_3"],
+            ["dealer", "bid", "kou_unit", "jack_kou", "misdeal_0", "bottom_multiplier", "kou_shape"],
+        ),
     ],
 )
 def test_the_entry_form_shows_only_the_fields_the_variant_uses(owner_client, variant, present, absent):
@@ -207,6 +214,47 @@ def test_hongxingwu_shape_buttons_fill_the_multiplier(owner_client):
         "bottom_points": 20,
         "bottom_multiplier": 4,
     }
+
+
+def test_shengji_records_a_kou_di_with_its_cards_and_a_failed_throw_and_names_the_players(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner, variant="shengji", options={"shuai_penalty": 10})
+    table = _url("table", session)
+    _english(client)
+    hand = {
+        "declarer": "0",
+        "captured": "40",
+        "kou_di": "on",
+        "kou_cards": "2",
+        "bottom_points": "20",
+        "shuai_2": "1",  # 丙, of the declaring team, failed a throw
+        "action": "record",
+    }
+    response = client.post(table, hand)
+    assert response.status_code == 302
+    assert HandRevision.objects.get(hand__session=session).input == {
+        "declarer": 0,
+        "captured": 40,
+        "kou_di": True,
+        "kou_cards": 2,
+        "bottom_points": 20,
+        "penalties": [{"seat": 2, "kind": "shuai"}],
+    }
+    page = client.get(response["Location"]).content.decode()
+    # shengji.md, One hand, 2 decks (T 80, d 40, z 1): m = 2N = 2 × 2 = 4; s = 40 + 20 × 4 = 120;
+    # P = 10 × (1 declaring − 0 capture) = +10 → 130 ≥ 80: 乙·丁 take over and go up
+    # ⌊(130 − 80) / 40⌋ − 1 + 1 = 1, 2 → 3; the declarer's 下家 乙 declares next.
+    for step in (
+        "bottom multiplier: 2 cards each in the last trick, 2 × 2 = 4",
+        "last trick (抠底): captured 40 + bottom 20 × 4 = 120",
+        "failed throws: declaring team 1, capture team 0, 10 each: +10 → 130",
+        "the capture team takes over and goes up ⌊(130 − 80) / 40⌋ − 1 + 1 = 1",
+        "levels: 甲·丙 2, 乙·丁 3",
+        "next declarer: the declarer&#x27;s 下家, 乙",
+    ):
+        assert step in page, step
+    # The next hand: 乙 declares by the rotation (locked), and the kou_cards input is still offered.
+    assert "by the rotation" in page and 'name="declarer" value="1"' in page and 'name="kou_cards"' in page
 
 
 def test_gunzi_shows_the_tribute_the_previous_hand_set_and_records_it_reversed(owner_client):
