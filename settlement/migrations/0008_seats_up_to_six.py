@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('settlement', '0006_session_client_digest'),
+        ('settlement', '0007_share_link'),
     ]
 
     operations = [

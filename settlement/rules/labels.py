@@ -94,7 +94,10 @@ OPTION_TEXTS: Mapping[str, tuple[str, str]] = {
                 ("抠时庄家方得分（未列的：按破计）", "declarer team's score on a 抠 (else the broken score)"),
             ),
             "kou_mode": (("抠", "Last trick"), ("抠是否当盘定输赢", "whether a 抠 also ends the game")),
-            "bid100": (("叫 100", "Bid of 100"), ("叫 100 是否当盘定输赢", "whether a 100 bid decides the game at once")),
+            "bid100": (
+                ("叫 100", "Bid of 100"),
+                ("叫 100 是否当盘定输赢", "whether a 100 bid decides the game at once"),
+            ),
             "exact_hundred": (
                 ("叫分 + 抓分 = 100", "Bid + captured = 100"),
                 ("正好 100 算成还是算破", "exactly 100 is made or broken"),
