@@ -187,6 +187,8 @@ STORAGES = {
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("BAIFEN_MAX_BODY_BYTES", 5 * 1024 * 1024)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# A refused form (no or stale CSRF token) gets the site's own translated page, not Django's bare one.
+CSRF_FAILURE_VIEW = "baifen_ledger.views.csrf_failure"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"

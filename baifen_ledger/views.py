@@ -65,6 +65,15 @@ def permission_denied(request: HttpRequest, exception: Exception) -> HttpRespons
     return render(request, "403.html", status=403)
 
 
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form posted without a valid CSRF token: usually a page left open past its session, or cookies off."""
+    if api_path(request):
+        return _api_error(
+            status=403, code="csrf_failed", message=_("The form had expired or cookies are off; reload and try again.")
+        )
+    return render(request, "403_csrf.html", status=403)
+
+
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if api_path(request):
         return _api_error(status=404, code="not_found", message=_("There is no such address in the API."))

@@ -126,3 +126,20 @@ def test_healthz_is_not_throttled(client, settings):
     rates = {"anon": "1/hour", "user": "1/hour"}
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
     assert [client.get("/healthz").status_code for _ in range(5)] == [200] * 5
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("zh-hans", "表单已过期"), ("en", "The form had expired")],
+)
+def test_a_form_without_its_csrf_token_gets_the_sites_own_translated_page(lang, words):
+    from django.conf import settings
+    from django.test import Client
+    from django.urls import reverse
+
+    client = Client(enforce_csrf_checks=True)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    response = client.post(reverse("login"), {"username": "x", "password": "y"})
+    page = response.content.decode()
+    assert response.status_code == 403
+    assert words in page and "CSRF verification failed" not in page
