@@ -23,6 +23,8 @@ from .base import (
     Msg,
     RulesError,
     Seat,
+    SeatName,
+    TeamName,
     Variant,
     check_zero_sum,
 )
@@ -383,6 +385,14 @@ def results_document(result: SessionResult, *, lang: str = Lang.ZH) -> dict[str,
 
 
 def _hand_document(hand: PlayedHand, doc: SessionDoc, lang: str) -> dict[str, Any]:
+    return receipt_render(hand_receipt(hand, doc.variant), lang=lang, players=doc.players)
+
+
+def hand_receipt(hand: PlayedHand, variant: Variant) -> dict[str, Any]:
+    """A played hand as plain JSON, its receipt as message keys with parameters: rendered later, in any language.
+
+    `receipt_render` turns it into the hand's entry of the results document.
+    """
     r = hand.result
     out: dict[str, Any] = {
         "n": hand.n,
@@ -395,26 +405,74 @@ def _hand_document(hand: PlayedHand, doc: SessionDoc, lang: str) -> dict[str, An
         "declarer_won": r.declarer_won,
         "deltas": list(r.deltas),
         "totals": list(hand.totals),
-        "steps": [render(step, lang, doc.players) for step in r.steps],
+        "steps": [msg_dump(step) for step in r.steps],
         "next_dealer": r.next_dealer,
     }
-    if doc.variant.has_levels:
+    if variant.has_levels:
         out["levels"] = list(r.levels or ())
         out["next_declarer"] = r.next_dealer
-    if doc.variant.has_tribute:
+    if variant.has_tribute:
         out["tribute_next"] = r.tribute_next
     return out
 
 
+def receipt_render(receipt: Mapping[str, Any], *, lang: str, players: Sequence[str]) -> dict[str, Any]:
+    """A stored receipt (`hand_receipt`) as the results document's hand: its steps in `lang`."""
+    return {**receipt, "steps": [render(msg_load(step), lang, players) for step in receipt["steps"]]}
+
+
+def msg_dump(msg: Msg) -> dict[str, Any]:
+    """A message as plain JSON: `{"key": …, "params": {…}}`, seats, teams and nested messages tagged."""
+    return {"key": msg.key, "params": {name: _param_dump(value) for name, value in msg.params.items()}}
+
+
+def msg_load(data: Mapping[str, Any]) -> Msg:
+    return Msg(key=data["key"], params={name: _param_load(value) for name, value in data["params"].items()})
+
+
+def _param_dump(value: Any) -> Any:
+    if isinstance(value, Msg):
+        return {"$msg": msg_dump(value)}
+    if isinstance(value, SeatName):
+        return {"$seat": value.seat}
+    if isinstance(value, TeamName):
+        return {"$team": list(value.seats)}
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    raise TypeError(f"a message parameter that is not plain data: {value!r}")
+
+
+def _param_load(value: Any) -> Any:
+    if isinstance(value, dict):
+        if "$msg" in value:
+            return msg_load(value["$msg"])
+        if "$seat" in value:
+            return SeatName(value["$seat"])
+        if "$team" in value:
+            return TeamName(tuple(value["$team"]))
+    return value
+
+
 def _game_document(game: PlayedGame, doc: SessionDoc, lang: str) -> dict[str, Any]:
+    return game_render(game_receipt(game), lang=lang, players=doc.players)
+
+
+def game_receipt(game: PlayedGame, *, first_hand: int | None = None, last_hand: int | None = None) -> dict[str, Any]:
+    """A game as plain JSON, its adjustment steps as message keys (`game_render` renders them)."""
     return {
         "n": game.n,
-        "first_hand": game.first_hand,
-        "last_hand": game.last_hand,
+        "first_hand": game.first_hand if first_hand is None else first_hand,
+        "last_hand": game.last_hand if last_hand is None else last_hand,
         "finished": game.finished,
         "winners": list(game.winners),
         "how": str(game.how) if game.how else None,
         "adjustments": list(game.adjustments),
-        "adjustment_steps": [render(step, lang, doc.players) for step in game.adjustment_steps],
+        "adjustment_steps": [msg_dump(step) for step in game.adjustment_steps],
         "totals": list(game.totals),
     }
+
+
+def game_render(receipt: Mapping[str, Any], *, lang: str, players: Sequence[str]) -> dict[str, Any]:
+    """A stored game (`game_receipt`) as the results document's game, its steps in `lang`."""
+    steps = [render(msg_load(step), lang, players) for step in receipt["adjustment_steps"]]
+    return {**receipt, "adjustment_steps": steps}
