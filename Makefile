@@ -52,6 +52,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/run.py
 	$(PY) bench/share_poll.py
+	$(PY) bench/ledger.py
 
 # `make screenshots`: the table page (zh-Hans and English, 360×740 phone and desktop) into docs/screenshots/,
 # drawn by the system Chromium (Debian's `chromium` and `fonts-noto-cjk`); CI=true makes a missing one an error.

@@ -17,11 +17,20 @@ from django.db import connections, transaction
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from .models import GameRow, Hand, HandRevision, Player, Session, SessionSeat, SettlementRow, engine_lang
+from .models import GameRow, Hand, HandRevision, HandState, Player, Session, SessionSeat, SettlementRow, engine_lang
 from .rules.base import RulesError
 from .rules.document import HAND_FIELDS, document_parse
 from .rules.registry import VARIANTS
-from .rules.session import SessionResult, results_document, session_replay
+from .rules.session import (
+    SessionResult,
+    SessionState,
+    game_receipt,
+    hand_receipt,
+    results_document,
+    session_play,
+    state_dump,
+    state_load,
+)
 
 # Codes of the ledger's own refusals (the engine's codes keep the engine's texts).
 LEDGER_MESSAGES: Mapping[str, Any] = {
@@ -73,11 +82,14 @@ class LedgerError(Exception):
         super().__init__(code)
 
     @classmethod
-    def from_rules(cls, error: RulesError, numbers: Sequence[int] | None = None) -> LedgerError:
-        """The engine's error, its hand (a position in the document) turned into a ledger number."""
+    def from_rules(cls, error: RulesError, numbers: Sequence[int] | None = None, *, offset: int = 0) -> LedgerError:
+        """The engine's error, its hand (a position in the document) turned into a ledger number.
+
+        `numbers` are the ledger numbers of the hands played, the first at engine position `offset` + 1.
+        """
         hand = error.hand
-        if hand is not None and numbers is not None and 1 <= hand <= len(numbers):
-            hand = numbers[hand - 1]
+        if hand is not None and numbers is not None and 1 <= hand - offset <= len(numbers):
+            hand = numbers[hand - offset - 1]
         return cls(error.code, field=error.field, hand=hand, rules_error=error, **error.params)
 
     def message(self, lang: str = "zh-Hans") -> str:
@@ -169,11 +181,11 @@ class Log:
         return {entry.number: entry.hand.id for entry in self.entries}
 
 
-def log_load(*, session: Session) -> Log:
-    """The session's seats and every revision of every hand: two queries whatever the size."""
+def log_load(*, session: Session, from_number: int = 1) -> Log:
+    """The session's seats and every revision of every hand from `from_number` on: two queries whatever the size."""
     seats = SessionSeat.objects.filter(session=session).select_related("player").order_by("seat")
     revisions = (
-        HandRevision.objects.filter(hand__session=session)
+        HandRevision.objects.filter(hand__session=session, hand__number__gte=from_number)
         .select_related("hand", "author")
         .order_by("hand__number", "number")
     )
@@ -184,6 +196,49 @@ def log_load(*, session: Session) -> Log:
         grouped.setdefault(revision.hand.number, []).append(revision)
     entries = tuple(LogEntry(hand=hands[n], revisions=tuple(grouped[n])) for n in sorted(grouped))
     return Log(session=session, players=tuple(seat.player for seat in seats), entries=entries)
+
+
+def session_players(*, session: Session) -> tuple[Player, ...]:
+    """The session's players by seat: one query."""
+    seats = SessionSeat.objects.filter(session=session).select_related("player").order_by("seat")
+    return tuple(seat.player for seat in seats)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Resume:
+    """Where the session stands before hand `before`: the stored state of the last hand before it that is not void.
+
+    `state` None: from the start. `game_first` is the ledger number of the
+    first hand of the game in progress (None when no game is in progress).
+    """
+
+    state: SessionState | None
+    game_first: int | None = None
+    number: int | None = None  # the ledger number of the hand the state is after
+
+    @property
+    def played(self) -> int:
+        return self.state.played if self.state is not None else 0
+
+
+class ResumeUnavailable(Exception):
+    """The stored state cannot be played on from (another version): replay the whole log instead."""
+
+
+def resume_load(*, session: Session, before: int) -> Resume:
+    """The stored state before hand `before`: one query. Raises `ResumeUnavailable` for a state of another version."""
+    row = (
+        HandState.objects.filter(session=session, number__lt=before)
+        .order_by("-number")
+        .values("state", "game_first", "number")
+        .first()
+    )
+    if row is None:
+        return Resume(state=None)
+    try:
+        return Resume(state=state_load(row["state"]), game_first=row["game_first"], number=row["number"])
+    except (ValueError, KeyError, TypeError) as error:
+        raise ResumeUnavailable(str(error)) from error
 
 
 def log_document(*, session: Session, players: Sequence[Player], hands: Sequence[tuple[int, Any]]) -> dict[str, Any]:
@@ -198,29 +253,58 @@ def log_document(*, session: Session, players: Sequence[Player], hands: Sequence
 
 @dataclass(frozen=True, kw_only=True)
 class LogReplay:
+    """The engine's play of some hands: all of them, or those after a stored state (`start`).
+
+    `numbers` are the ledger numbers of the hands played, the first at engine position `start.played + 1`.
+    """
+
     result: SessionResult
-    numbers: tuple[int, ...]  # ledger number of the engine's hand n at index n - 1
+    numbers: tuple[int, ...]
+    start: Resume = Resume(state=None)
+
+    @property
+    def offset(self) -> int:
+        return self.start.played
+
+    def number(self, position: int) -> int:
+        """The ledger number of the hand at engine position `position`."""
+        index = position - self.offset - 1
+        if index >= 0:
+            return self.numbers[index]
+        state = self.start.state
+        if state is not None and position == state.game_first and self.start.game_first:
+            return self.start.game_first
+        if state is not None and position == state.played and self.start.number:
+            return self.start.number
+        raise AssertionError(f"engine hand {position} is before the hands played")
 
     def render(self, lang: str) -> dict[str, Any]:
         """The results document (as `settle` prints it), hands and games numbered as in the ledger."""
         doc = results_document(self.result, lang=engine_lang(lang))
         for hand in doc["hands"]:
-            hand["n"] = self.numbers[hand["n"] - 1]
+            hand["n"] = self.number(hand["n"])
         for game in doc["games"]:
-            game["first_hand"] = self.numbers[game["first_hand"] - 1]
-            game["last_hand"] = self.numbers[game["last_hand"] - 1]
+            game["first_hand"] = self.number(game["first_hand"])
+            game["last_hand"] = self.number(game["last_hand"])
         return doc
 
 
-def log_replay(*, session: Session, players: Sequence[Player], hands: Sequence[tuple[int, Any]]) -> LogReplay:
-    """Play the hands through the engine; a refusal comes back as a `LedgerError` at the ledger's hand number."""
+def log_replay(
+    *, session: Session, players: Sequence[Player], hands: Sequence[tuple[int, Any]], start: Resume | None = None
+) -> LogReplay:
+    """Play the hands through the engine (on from `start`, else from the beginning).
+
+    A refusal comes back as a `LedgerError` at the ledger's hand number.
+    """
+    start = start or Resume(state=None)
     numbers = tuple(number for number, _ in hands)
     raw = log_document(session=session, players=players, hands=hands)
     try:
-        result = session_replay(document_parse(raw, variants=VARIANTS))
+        doc = document_parse(raw, variants=VARIANTS, first_hand=start.played + 1)
+        result = session_play(doc, state=start.state)
     except RulesError as error:
-        raise LedgerError.from_rules(error, numbers) from error
-    return LogReplay(result=result, numbers=numbers)
+        raise LedgerError.from_rules(error, numbers, offset=start.played) from error
+    return LogReplay(result=result, numbers=numbers, start=start)
 
 
 @contextmanager
@@ -251,6 +335,7 @@ class DerivedRows:
 
     settlement_rows: list[SettlementRow]
     game_rows: list[GameRow]
+    hand_states: list[HandState]
     first_game: int
 
 
@@ -267,10 +352,13 @@ def derived_rows(
     A game is included when it is unfinished or ends at or after `from_number`:
     games that finished before it cannot have changed.
     """
-    numbers = replay.numbers
-    settlement_rows = []
+    number_of = replay.number
+    variant = replay.result.doc.variant
+    settlement_rows: list[SettlementRow] = []
+    hand_states: list[HandState] = []
+    game_ends = {game.last_hand: game for game in replay.result.games if game.finished}
     for played in replay.result.hands:
-        number = numbers[played.n - 1]
+        number = number_of(played.n)
         if number < from_number:
             continue
         result = played.result
@@ -289,10 +377,30 @@ def derived_rows(
             )
             for seat, player in enumerate(players)
         )
+        after = played.state
+        assert after is not None
+        receipt = hand_receipt(played, variant)
+        receipt["n"] = number
+        ended = game_ends.get(played.n)
+        hand_states.append(
+            HandState(
+                session=session,
+                hand_id=hand_ids[number],
+                number=number,
+                game_first=number_of(after.game_first) if after.hand_in_game else None,
+                state=state_dump(after),
+                receipt=receipt,
+                game_end=game_receipt(ended, first_hand=number_of(ended.first_hand), last_hand=number)
+                if ended is not None
+                else None,
+            )
+        )
     games = replay.result.games
+    end_state = replay.result.state
+    fallback = end_state.game if end_state is not None else len(games) + 1
     first_game = next(
-        (game.n for game in games if not game.finished or numbers[game.last_hand - 1] >= from_number),
-        len(games) + 1,
+        (game.n for game in games if not game.finished or number_of(game.last_hand) >= from_number),
+        fallback,
     )
     game_rows = [
         GameRow(
@@ -300,8 +408,8 @@ def derived_rows(
             game=game.n,
             seat=seat,
             player=player,
-            first_hand=numbers[game.first_hand - 1],
-            last_hand=numbers[game.last_hand - 1],
+            first_hand=number_of(game.first_hand),
+            last_hand=number_of(game.last_hand),
             finished=game.finished,
             how=str(game.how) if game.how else "",
             won=game.finished and seat in game.winners,
@@ -312,4 +420,6 @@ def derived_rows(
         if game.n >= first_game
         for seat, player in enumerate(players)
     ]
-    return DerivedRows(settlement_rows=settlement_rows, game_rows=game_rows, first_game=first_game)
+    return DerivedRows(
+        settlement_rows=settlement_rows, game_rows=game_rows, hand_states=hand_states, first_game=first_game
+    )

@@ -375,3 +375,30 @@ class ShareLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.session_id} share {'revoked' if self.revoked_at else 'active'}"
+
+
+class HandState(models.Model):
+    """Derived: where the session stands after a hand that is not void, and that hand's receipt.
+
+    `state` is the engine's resumable state (`rules.session.state_dump`): a new
+    hand, or a correction, plays on from the state of the hand before it
+    instead of replaying the session. `receipt` is the hand's results-document
+    entry with its steps as message keys and parameters (rendered in the
+    reader's language); `game_end` the game it finished, if any, likewise.
+    `game_first` is the ledger number of the first hand of the game still in
+    progress after this hand (None when this hand ended its game).
+    """
+
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="+")
+    hand = models.OneToOneField(Hand, on_delete=models.CASCADE, related_name="derived_state")
+    number = models.PositiveIntegerField(_("hand"))
+    game_first = models.PositiveIntegerField(_("first hand of the game in progress"), null=True)
+    state = models.JSONField(_("state after the hand"))
+    receipt = models.JSONField(_("receipt"))
+    game_end = models.JSONField(_("game ended"), null=True)
+
+    class Meta:
+        verbose_name = _("hand state")
+        verbose_name_plural = _("hand states")
+        ordering = ("session", "number")
+        constraints = (models.UniqueConstraint(fields=["session", "number"], name="handstate_one_per_hand"),)

@@ -11,11 +11,21 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Sum
 
-from .ledger import LedgerError, Log, LogEntry, derived_rows, hand_input_ordered, log_load, log_replay
+from .ledger import (
+    LedgerError,
+    Log,
+    LogEntry,
+    derived_rows,
+    hand_input_ordered,
+    log_load,
+    log_replay,
+    session_players,
+)
 from .models import (
     Club,
     GameRow,
     HandRevision,
+    HandState,
     Membership,
     Player,
     Session,
@@ -27,6 +37,7 @@ from .models import (
 from .rules.entry import Entry, entry, table_state
 from .rules.options import options_resolve
 from .rules.registry import VARIANTS
+from .rules.session import game_render, receipt_render
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -240,6 +251,24 @@ def _session_record(*, session: Session, log: Log, lang: str) -> SessionRecord:
         for entry in log.entries
     )
     return SessionRecord(session=session, players=log.players, hands=hands, results=results, error=error)
+
+
+def hand_result(
+    *, session: Session, number: int, lang: str = "zh-Hans", derived: HandState | None = None
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """Hand `number`'s entry of the results document and the game it finished, from its stored row (no replay).
+
+    `derived` is the row when the caller has it (a write just stored it); else it is read. (None, None) for a void hand.
+    """
+    if derived is None:
+        derived = HandState.objects.filter(session=session, number=number).first()
+        if derived is None:
+            return None, None
+    names = [player.name for player in session_players(session=session)]
+    lang = engine_lang(lang)
+    result = receipt_render(derived.receipt, lang=lang, players=names)
+    game_end = game_render(derived.game_end, lang=lang, players=names) if derived.game_end else None
+    return result, game_end
 
 
 def _entry_revisions(entry: LogEntry) -> tuple[RevisionInfo, ...]:
@@ -688,6 +717,7 @@ def table_chart(*, session: Session, results: dict[str, Any], sides: Sequence[Ta
 
 SETTLEMENT_FIELDS = ("hand_id", "player_id", "game", "delta", "total", "is_declarer", "declarer_won")
 GAME_FIELDS = ("player_id", "first_hand", "last_hand", "finished", "how", "won", "adjustment", "total")
+STATE_FIELDS = ("hand_id", "game_first", "state", "receipt", "game_end")
 ROW = "row"  # the field of a Difference where a whole row is missing or extra
 
 
@@ -740,6 +770,13 @@ def session_verify(*, session: Session) -> list[Difference]:
         stored={(r.game, r.seat): r for r in GameRow.objects.filter(session=session)},
         replayed={(r.game, r.seat): r for r in expected.game_rows},
         fields=GAME_FIELDS,
+    )
+    differences += _rows_compare(
+        session=session.pk,
+        kind="state",
+        stored={(r.number, 0): r for r in HandState.objects.filter(session=session)},
+        replayed={(r.number, 0): r for r in expected.hand_states},
+        fields=STATE_FIELDS,
     )
     return differences
 

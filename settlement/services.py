@@ -27,17 +27,21 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import Count, Max
 from django.utils import timezone
 
 from .ledger import (
     LedgerError,
     LogEntry,
     LogReplay,
+    ResumeUnavailable,
     derived_rows,
     hand_input_ordered,
     log_document,
     log_load,
     log_replay,
+    resume_load,
+    session_players,
 )
 from .models import (
     WRITE_ROLES,
@@ -45,6 +49,7 @@ from .models import (
     GameRow,
     Hand,
     HandRevision,
+    HandState,
     Membership,
     Player,
     Role,
@@ -95,11 +100,17 @@ def hands_max() -> int:
 
 @dataclass(frozen=True, kw_only=True)
 class HandWrite:
-    """A hand after a write: its current revision, and whether this call created the hand."""
+    """A hand after a write: its current revision, and whether this call created the hand.
+
+    `derived` is the hand's stored result as the write left it (None for a
+    void hand, or a repeat that wrote nothing): the answer is built from it
+    without reading or replaying the log again.
+    """
 
     hand: Hand
     revision: HandRevision
     created: bool
+    derived: HandState | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -519,21 +530,18 @@ def hand_record(*, session: Session, user: User, hand_input: Any, client_key: st
                 return _record_repeat(hand=existing, hand_input=hand_input)
         if not session.is_open:
             raise LedgerError("session.closed", field="session")
-        log = log_load(session=session)
-        _hands_limit(len(log.entries) + 1)
-        number = log.next_number
-        replay = log_replay(session=session, players=log.players, hands=[*log.hands(), (number, hand_input)])
+        players = session_players(session=session)
+        counts = Hand.objects.filter(session=session).aggregate(count=Count("id"), last=Max("number"))
+        _hands_limit(counts["count"] + 1)
+        number = (counts["last"] or 0) + 1
+        replay = _replay_from(session=session, players=players, before=number, hands=[(number, hand_input)])
         stored = _facts_stored(hand_input, replay.result.hands[-1].facts)
         hand = Hand.objects.create(session=session, number=number, client_key=client_key)
         revision = HandRevision.objects.create(hand=hand, number=1, input=stored, author=user)
-        _derived_rebuild(
-            session=session,
-            players=log.players,
-            replay=replay,
-            hand_ids={**log.hand_ids, number: hand.pk},
-            from_number=number,
+        derived = _derived_rebuild(
+            session=session, players=players, replay=replay, hand_ids={number: hand.pk}, from_number=number
         )
-    return HandWrite(hand=hand, revision=revision, created=True)
+    return HandWrite(hand=hand, revision=revision, created=True, derived=derived.get(number))
 
 
 def hand_correct(
@@ -553,22 +561,25 @@ def hand_correct(
     with transaction.atomic():
         session = _session_lock(session)
         _require_revisable(user=user, session=session)
-        log = log_load(session=session)
+        log = log_load(session=session, from_number=number)
         entry = log.entry(number)
         if entry is None:
             raise LedgerError("hand.not_found", field="number", number=number)
         repeat = _revision_check(entry=entry, revision=revision, user=user, hand_input=hand_input, reason=reason)
         if repeat is not None:
             return repeat
-        replay = log_replay(session=session, players=log.players, hands=log.hands(replace={number: hand_input}))
+        hands = log.hands(replace={number: hand_input})
+        replay = _replay_from(session=session, players=log.players, before=number, hands=hands)
         stored = _facts_stored(hand_input, replay.result.hands[replay.numbers.index(number)].facts)
         if not entry.is_void and entry.current.input == stored:
             raise LedgerError("hand.unchanged", field="hand", hand=number)
         revision = HandRevision.objects.create(
             hand=entry.hand, number=entry.current.number + 1, input=stored, reason=reason, author=user
         )
-        _derived_rebuild(session=session, players=log.players, replay=replay, hand_ids=log.hand_ids, from_number=number)
-    return HandWrite(hand=entry.hand, revision=revision, created=False)
+        derived = _derived_rebuild(
+            session=session, players=log.players, replay=replay, hand_ids=log.hand_ids, from_number=number
+        )
+    return HandWrite(hand=entry.hand, revision=revision, created=False, derived=derived.get(number))
 
 
 def hand_void(*, session: Session, user: User, number: int, reason: str, revision: int | None = None) -> HandWrite:
@@ -581,7 +592,7 @@ def hand_void(*, session: Session, user: User, number: int, reason: str, revisio
     with transaction.atomic():
         session = _session_lock(session)
         _require_revisable(user=user, session=session)
-        log = log_load(session=session)
+        log = log_load(session=session, from_number=number)
         entry = log.entry(number)
         if entry is None:
             raise LedgerError("hand.not_found", field="number", number=number)
@@ -590,7 +601,7 @@ def hand_void(*, session: Session, user: User, number: int, reason: str, revisio
             return repeat
         if entry.is_void:
             raise LedgerError("hand.already_void", field="number", hand=number, number=number)
-        replay = log_replay(session=session, players=log.players, hands=log.hands(drop=number))
+        replay = _replay_from(session=session, players=log.players, before=number, hands=log.hands(drop=number))
         revision = HandRevision.objects.create(
             hand=entry.hand, number=entry.current.number + 1, input=None, is_void=True, reason=reason, author=user
         )
@@ -673,18 +684,38 @@ def _derived_rebuild(
     replay: LogReplay,
     hand_ids: Mapping[int, int],
     from_number: int,
-) -> None:
+) -> dict[int, HandState]:
     """Replace the derived rows from hand `from_number` on with the replay's (earlier ones cannot have changed).
 
     The engine is deterministic and plays hands in order, so hands before
     `from_number` and games that finished before it replay exactly as stored.
-    Four queries whatever the number of hands.
+    Six queries whatever the number of hands. Returns the new hand states by hand number.
     """
     derived = derived_rows(session=session, players=players, replay=replay, hand_ids=hand_ids, from_number=from_number)
     SettlementRow.objects.filter(session=session, number__gte=from_number).delete()
     SettlementRow.objects.bulk_create(derived.settlement_rows)
     GameRow.objects.filter(session=session, game__gte=derived.first_game).delete()
     GameRow.objects.bulk_create(derived.game_rows)
+    HandState.objects.filter(session=session, number__gte=from_number).delete()
+    HandState.objects.bulk_create(derived.hand_states)
+    return {row.number: row for row in derived.hand_states}
+
+
+def _replay_from(
+    *, session: Session, players: Sequence[Player], before: int, hands: Sequence[tuple[int, Any]]
+) -> LogReplay:
+    """Play `hands` (hand `before` and the ones after it) on from the stored state before hand `before`.
+
+    Only that one stored state is read. When it cannot be played on from (a
+    state of another version), the log before `before` is read and replayed instead.
+    """
+    try:
+        return log_replay(
+            session=session, players=players, hands=hands, start=resume_load(session=session, before=before)
+        )
+    except ResumeUnavailable:
+        earlier = [hand for hand in log_load(session=session).hands() if hand[0] < before]
+        return log_replay(session=session, players=players, hands=[*earlier, *hands])
 
 
 def _session_lock(session: Session) -> Session:

@@ -28,7 +28,7 @@ from rest_framework.reverse import reverse
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from settlement import selectors, services
-from settlement.ledger import LedgerError
+from settlement.ledger import LedgerError, hand_input_ordered
 from settlement.models import Membership, Session
 
 from . import serializers as s
@@ -162,17 +162,19 @@ def _session_results(session: Session) -> dict[str, Any]:
     return _session_body(session, record.results)
 
 
-def _hand_body(session: Session, number: int) -> dict[str, Any]:
-    """The hand's current revision and its result in the session as it now replays."""
-    record = selectors.session_results(session=session, lang=_lang())
-    entry = next(hand for hand in record.hands if hand.number == number)
+def _hand_body(session: Session, write: services.HandWrite) -> dict[str, Any]:
+    """The hand's current revision and its result in the session, from the rows the write stored (no replay)."""
+    result, game_end = selectors.hand_result(
+        session=session, number=write.hand.number, lang=_lang(), derived=write.derived
+    )
+    revision = write.revision
     return {
-        "n": entry.number,
-        "revision": entry.current.number,
-        "is_void": entry.is_void,
-        "input": entry.current.input,
-        "result": entry.result,
-        "game_end": entry.game_end,
+        "n": write.hand.number,
+        "revision": revision.number,
+        "is_void": revision.is_void,
+        "input": hand_input_ordered(revision.input),
+        "result": result,
+        "game_end": game_end,
     }
 
 
@@ -345,7 +347,7 @@ def hand_record(request: Request, session_id: int) -> Response:
             session=session, user=request.user, hand_input=request.data, client_key=_idempotency_key(request)
         )
     headers = {} if write.created else {"Idempotent-Replayed": "true"}
-    return Response(_hand_body(session, write.hand.number), status=status.HTTP_201_CREATED, headers=headers)
+    return Response(_hand_body(session, write), status=status.HTTP_201_CREATED, headers=headers)
 
 
 @extend_schema(
@@ -385,7 +387,7 @@ def hand_correct(request: Request, session_id: int, number: int) -> Response:
     membership, session = _get_session_for_user(request, session_id)
     _require_write(membership)
     body = _object_body(request)
-    services.hand_correct(
+    write = services.hand_correct(
         session=session,
         user=request.user,
         number=number,
@@ -393,7 +395,7 @@ def hand_correct(request: Request, session_id: int, number: int) -> Response:
         reason=body.get("reason", ""),
         revision=body.get("revision"),
     )
-    return Response(_hand_body(session, number))
+    return Response(_hand_body(session, write))
 
 
 @extend_schema(
@@ -409,14 +411,14 @@ def hand_void(request: Request, session_id: int, number: int) -> Response:
     membership, session = _get_session_for_user(request, session_id)
     _require_write(membership)
     body = _object_body(request)
-    services.hand_void(
+    write = services.hand_void(
         session=session,
         user=request.user,
         number=number,
         reason=body.get("reason", ""),
         revision=body.get("revision"),
     )
-    return Response(_hand_body(session, number))
+    return Response(_hand_body(session, write))
 
 
 # --- standings ---

@@ -42,6 +42,7 @@ from .base import (
     RedealReason,
     RulesError,
     Seat,
+    StatelessTable,
     TeamName,
     Variant,
     bids_everywhere,
@@ -370,7 +371,7 @@ def regional_bids(region: Region) -> tuple[BidRule, ...]:
 
 
 @dataclass(kw_only=True)
-class RegionalTable:
+class RegionalTable(StatelessTable):
     region: Region
     options: RegionalOptions
 
@@ -517,7 +518,7 @@ class RegionalTable:
 
 
 @dataclass(kw_only=True)
-class ClassicTable:
+class ClassicTable(StatelessTable):
     options: ClassicOptions
 
     def play(self, hand: HandInput, ctx: Context) -> HandResult:

@@ -198,9 +198,29 @@ class Context:
 
 
 class Table(Protocol):
-    """The per-session state machine of one variant."""
+    """The per-session state machine of one variant.
+
+    `state_dump()` is what the table carries from one hand to the next (plain
+    JSON: ints, strings, lists, None); `state_load(dump)` puts a fresh table
+    back into that state, so a session can play on from a stored state.
+    """
 
     def play(self, hand: HandInput, ctx: Context) -> HandResult: ...
+
+    def state_dump(self) -> dict[str, Any]: ...
+
+    def state_load(self, state: Mapping[str, Any]) -> None: ...
+
+
+class StatelessTable:
+    """A table that carries nothing from one hand to the next (the context says all it needs)."""
+
+    def state_dump(self) -> dict[str, Any]:
+        return {}
+
+    def state_load(self, state: Mapping[str, Any]) -> None:
+        if state:
+            raise ValueError(f"a stateless table got state {dict(state)}")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from .base import (
     Context,
@@ -233,6 +234,12 @@ class BiaofenTable:
     options: BiaofenOptions
     players: int
     declared: list[Seat] = field(default_factory=list)  # declarers of this round's scored hands so far
+
+    def state_dump(self) -> dict[str, Any]:
+        return {"declared": list(self.declared)}
+
+    def state_load(self, state: Mapping[str, Any]) -> None:
+        self.declared = [int(seat) for seat in state["declared"]]
 
     def play(self, hand: HandInput, ctx: Context) -> HandResult:
         if ctx.scored_in_game == 0:

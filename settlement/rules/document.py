@@ -173,8 +173,12 @@ def hand_parse(raw: Any, *, n: int, variant: Variant, players: int) -> HandInput
     return HandInput(n=n, present=frozenset(raw), **values)
 
 
-def document_parse(raw: Any, *, variants: Mapping[str, Variant]) -> SessionDoc:
-    """The whole session document → `SessionDoc`, or a `RulesError`."""
+def document_parse(raw: Any, *, variants: Mapping[str, Variant], first_hand: int = 1) -> SessionDoc:
+    """The whole session document → `SessionDoc`, or a `RulesError`.
+
+    Its hands are numbered from `first_hand`: a document of the hands after the
+    k-th, to play on from the state after it, starts at k + 1.
+    """
     if not isinstance(raw, dict):
         raise RulesError("document.not_object", field="document")
     for key in raw:
@@ -213,7 +217,8 @@ def document_parse(raw: Any, *, variants: Mapping[str, Variant]) -> SessionDoc:
     if not isinstance(hands_raw, list):
         raise RulesError("value.not_list", field="hands")
     hands = tuple(
-        hand_parse(hand, n=i, variant=variant, players=len(players)) for i, hand in enumerate(hands_raw, start=1)
+        hand_parse(hand, n=i, variant=variant, players=len(players))
+        for i, hand in enumerate(hands_raw, start=first_hand)
     )
     return SessionDoc(
         variant=variant,

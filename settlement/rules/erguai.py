@@ -23,7 +23,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .base import Context, HandInput, HandResult, HandStatus, Msg, RedealReason, Seat, Variant, bids_everywhere, minus
+from .base import (
+    Context,
+    HandInput,
+    HandResult,
+    HandStatus,
+    Msg,
+    RedealReason,
+    Seat,
+    StatelessTable,
+    Variant,
+    bids_everywhere,
+    minus,
+)
 from .options import frozen_map, option, parse_enum, parse_int, parse_keyed_ints
 
 DECK_POINTS = 100
@@ -145,7 +157,7 @@ def baochang_key(bid: int, contract: Contract) -> str:
 
 
 @dataclass(kw_only=True)
-class ErguaiTable:
+class ErguaiTable(StatelessTable):
     options: ErguaiOptions
 
     def play(self, hand: HandInput, ctx: Context) -> HandResult:

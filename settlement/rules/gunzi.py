@@ -26,6 +26,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from .base import (
     Context,
@@ -142,6 +143,15 @@ class GunziTable:
         self.levels = (first, first)
         self.pending = None
         self.tribute_cards = None
+
+    def state_dump(self) -> dict[str, Any]:
+        return {"levels": list(self.levels), "pending": self.pending, "tribute_cards": self.tribute_cards}
+
+    def state_load(self, state: Mapping[str, Any]) -> None:
+        levels = state["levels"]
+        self.levels = (int(levels[0]), int(levels[1]))
+        self.pending = state["pending"]
+        self.tribute_cards = state["tribute_cards"]
 
     def play(self, hand: HandInput, ctx: Context) -> HandResult:
         if ctx.hand_in_game == 1:

@@ -23,6 +23,8 @@ from .base import (
     Msg,
     RulesError,
     Seat,
+    SeatName,
+    TeamName,
     Variant,
     check_zero_sum,
 )
@@ -30,6 +32,32 @@ from .document import SessionDoc, document_parse
 from .messages import render
 from .options import options_dump
 from .registry import VARIANTS
+
+STATE_VERSION = 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class SessionState:
+    """Everything the next hand needs: where the session stands after a hand.
+
+    Hands are counted as the engine numbers them (the document's positions).
+    `totals` and `games_won` cover the finished games only; the game in
+    progress is `game`, its first hand `game_first`, its running totals
+    `game_totals`. `table` is the variant table's own state (levels, the
+    rotation, pending tribute, 标分's round …: `Table.state_dump`).
+    `state_dump` / `state_load` turn it into plain JSON and back.
+    """
+
+    played: int
+    game: int
+    game_first: int
+    hand_in_game: int
+    scored_in_game: int
+    game_totals: Deltas
+    next_dealer: Seat
+    totals: Deltas
+    games_won: tuple[int, ...]
+    table: Mapping[str, Any]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,6 +68,7 @@ class PlayedHand:
     totals: Deltas  # running totals within the game, after this hand
     # Fields the hand left out and the table's state filled in (see `hand_facts`).
     facts: Mapping[str, Seat] = field(default_factory=dict)
+    state: SessionState | None = None  # where the session stands after this hand
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -64,29 +93,116 @@ class Transfer:
 
 @dataclass(frozen=True, kw_only=True)
 class SessionResult:
+    """The hands played (all of them, or those after the state played on from) and where they leave the session.
+
+    `games` are the games those hands belong to (the one in progress
+    included); `totals`, `games_won` and `settle_up` are the whole session's.
+    """
+
     doc: SessionDoc
     hands: tuple[PlayedHand, ...]
     games: tuple[PlayedGame, ...]
     totals: Deltas
     games_won: tuple[int, ...]
     settle_up: tuple[Transfer, ...]
+    state: SessionState | None = None  # after the last hand
 
 
 def _add(a: Sequence[int], b: Sequence[int]) -> Deltas:
     return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
-def session_replay(doc: SessionDoc) -> SessionResult:
-    """Play every hand of a parsed document in order."""
+def session_start(doc: SessionDoc) -> SessionState:
+    """The state before a session's first hand."""
     players = len(doc.players)
     zero: Deltas = (0,) * players
     table = doc.variant.new_table(doc.options, players)
+    return SessionState(
+        played=0,
+        game=1,
+        game_first=1,
+        hand_in_game=0,
+        scored_in_game=0,
+        game_totals=zero,
+        next_dealer=0,
+        totals=zero,
+        games_won=zero,
+        table=table.state_dump(),
+    )
+
+
+def state_dump(state: SessionState) -> dict[str, Any]:
+    """The state as plain JSON (versioned): what a ledger stores after each hand."""
+    return {
+        "version": STATE_VERSION,
+        "played": state.played,
+        "game": state.game,
+        "game_first": state.game_first,
+        "hand_in_game": state.hand_in_game,
+        "scored_in_game": state.scored_in_game,
+        "game_totals": list(state.game_totals),
+        "next_dealer": state.next_dealer,
+        "totals": list(state.totals),
+        "games_won": list(state.games_won),
+        "table": dict(state.table),
+    }
+
+
+def state_load(data: Mapping[str, Any]) -> SessionState:
+    """A dumped state back; a dump of another version is refused (ValueError): replay the log instead."""
+    if data.get("version") != STATE_VERSION:
+        raise ValueError(f"session state version {data.get('version')!r}, expected {STATE_VERSION}")
+    return SessionState(
+        played=int(data["played"]),
+        game=int(data["game"]),
+        game_first=int(data["game_first"]),
+        hand_in_game=int(data["hand_in_game"]),
+        scored_in_game=int(data["scored_in_game"]),
+        game_totals=tuple(int(x) for x in data["game_totals"]),
+        next_dealer=int(data["next_dealer"]),
+        totals=tuple(int(x) for x in data["totals"]),
+        games_won=tuple(int(x) for x in data["games_won"]),
+        table=dict(data["table"]),
+    )
+
+
+def session_replay(doc: SessionDoc) -> SessionResult:
+    """Play every hand of a parsed document in order."""
+    return session_play(doc)
+
+
+def session_play(doc: SessionDoc, *, state: SessionState | None = None) -> SessionResult:
+    """Play the document's hands on from `state` (None: from the start).
+
+    The document's hands must be numbered on from the state (`document_parse(…,
+    first_hand=state.played + 1)`). Playing on from the state after hand k gives
+    exactly what a full replay gives for the hands after k.
+    """
+    players = len(doc.players)
+    zero: Deltas = (0,) * players
+    if state is None:
+        state = session_start(doc)
+    if len(state.game_totals) != players:
+        raise ValueError(f"a state for {len(state.game_totals)} players, the document has {players}")
+    if doc.hands and doc.hands[0].n != state.played + 1:
+        raise ValueError(f"the document's first hand is {doc.hands[0].n}, the state is after hand {state.played}")
+    table = doc.variant.new_table(doc.options, players)
+    table.state_load(state.table)
     hands: list[PlayedHand] = []
     games: list[PlayedGame] = []
 
-    game_n, game_first, hand_in_game, scored_in_game = 1, 1, 0, 0
-    game_totals = zero
-    next_dealer: Seat = 0
+    game_n, game_first, hand_in_game, scored_in_game = (
+        state.game,
+        state.game_first,
+        state.hand_in_game,
+        state.scored_in_game,
+    )
+    game_totals = state.game_totals
+    next_dealer: Seat = state.next_dealer
+    totals = state.totals
+    games_won = list(state.games_won)
+    last = state.played
+    after = state
     for hand in doc.hands:
         hand_in_game += 1
         ctx = Context(
@@ -111,35 +227,52 @@ def session_replay(doc: SessionDoc) -> SessionResult:
         if result.next_dealer is not None:
             next_dealer = result.next_dealer
         facts = hand_facts(doc.variant, hand, result)
-        hands.append(PlayedHand(n=hand.n, game=game_n, result=result, totals=game_totals, facts=facts))
+        hand_game, hand_totals = game_n, game_totals
+        last = hand.n
 
         end = result.game_end
         if end is not None:
             adjustments = end.adjustments or zero
             if doc.variant.zero_sum:
                 check_zero_sum(adjustments, f"game {game_n} adjustments")
-            games.append(
-                PlayedGame(
-                    n=game_n,
-                    first_hand=game_first,
-                    last_hand=hand.n,
-                    finished=True,
-                    winners=tuple(sorted(end.winners)),
-                    how=end.how,
-                    adjustments=adjustments,
-                    adjustment_steps=end.adjustment_steps,
-                    totals=_add(game_totals, adjustments),
-                )
+            game = PlayedGame(
+                n=game_n,
+                first_hand=game_first,
+                last_hand=hand.n,
+                finished=True,
+                winners=tuple(sorted(end.winners)),
+                how=end.how,
+                adjustments=adjustments,
+                adjustment_steps=end.adjustment_steps,
+                totals=_add(game_totals, adjustments),
             )
+            games.append(game)
+            totals = _add(totals, game.totals)
+            for seat in game.winners:
+                games_won[seat] += 1
             game_n, game_first, hand_in_game, scored_in_game = game_n + 1, hand.n + 1, 0, 0
             game_totals = zero
+        after = SessionState(
+            played=hand.n,
+            game=game_n,
+            game_first=game_first,
+            hand_in_game=hand_in_game,
+            scored_in_game=scored_in_game,
+            game_totals=game_totals,
+            next_dealer=next_dealer,
+            totals=totals,
+            games_won=tuple(games_won),
+            table=table.state_dump(),
+        )
+        hands.append(PlayedHand(n=hand.n, game=hand_game, result=result, totals=hand_totals, facts=facts, state=after))
 
+    session_totals = totals
     if hand_in_game:
         games.append(
             PlayedGame(
                 n=game_n,
                 first_hand=game_first,
-                last_hand=doc.hands[-1].n,
+                last_hand=last,
                 finished=False,
                 winners=(),
                 how=None,
@@ -148,20 +281,18 @@ def session_replay(doc: SessionDoc) -> SessionResult:
                 totals=game_totals,
             )
         )
+        session_totals = _add(totals, game_totals)
 
-    totals = zero
-    for game in games:
-        totals = _add(totals, game.totals)
-    games_won = tuple(sum(1 for g in games if g.finished and seat in g.winners) for seat in range(players))
     unit_value = getattr(doc.options, "unit_value", 1)
-    settle_up = settle_up_transfers(totals, unit_value=unit_value) if doc.variant.zero_sum else ()
+    settle_up = settle_up_transfers(session_totals, unit_value=unit_value) if doc.variant.zero_sum else ()
     return SessionResult(
         doc=doc,
         hands=tuple(hands),
         games=tuple(games),
-        totals=totals,
-        games_won=games_won,
+        totals=session_totals,
+        games_won=tuple(games_won),
         settle_up=settle_up,
+        state=after,
     )
 
 
@@ -254,6 +385,14 @@ def results_document(result: SessionResult, *, lang: str = Lang.ZH) -> dict[str,
 
 
 def _hand_document(hand: PlayedHand, doc: SessionDoc, lang: str) -> dict[str, Any]:
+    return receipt_render(hand_receipt(hand, doc.variant), lang=lang, players=doc.players)
+
+
+def hand_receipt(hand: PlayedHand, variant: Variant) -> dict[str, Any]:
+    """A played hand as plain JSON, its receipt as message keys with parameters: rendered later, in any language.
+
+    `receipt_render` turns it into the hand's entry of the results document.
+    """
     r = hand.result
     out: dict[str, Any] = {
         "n": hand.n,
@@ -266,26 +405,74 @@ def _hand_document(hand: PlayedHand, doc: SessionDoc, lang: str) -> dict[str, An
         "declarer_won": r.declarer_won,
         "deltas": list(r.deltas),
         "totals": list(hand.totals),
-        "steps": [render(step, lang, doc.players) for step in r.steps],
+        "steps": [msg_dump(step) for step in r.steps],
         "next_dealer": r.next_dealer,
     }
-    if doc.variant.has_levels:
+    if variant.has_levels:
         out["levels"] = list(r.levels or ())
         out["next_declarer"] = r.next_dealer
-    if doc.variant.has_tribute:
+    if variant.has_tribute:
         out["tribute_next"] = r.tribute_next
     return out
 
 
+def receipt_render(receipt: Mapping[str, Any], *, lang: str, players: Sequence[str]) -> dict[str, Any]:
+    """A stored receipt (`hand_receipt`) as the results document's hand: its steps in `lang`."""
+    return {**receipt, "steps": [render(msg_load(step), lang, players) for step in receipt["steps"]]}
+
+
+def msg_dump(msg: Msg) -> dict[str, Any]:
+    """A message as plain JSON: `{"key": …, "params": {…}}`, seats, teams and nested messages tagged."""
+    return {"key": msg.key, "params": {name: _param_dump(value) for name, value in msg.params.items()}}
+
+
+def msg_load(data: Mapping[str, Any]) -> Msg:
+    return Msg(key=data["key"], params={name: _param_load(value) for name, value in data["params"].items()})
+
+
+def _param_dump(value: Any) -> Any:
+    if isinstance(value, Msg):
+        return {"$msg": msg_dump(value)}
+    if isinstance(value, SeatName):
+        return {"$seat": value.seat}
+    if isinstance(value, TeamName):
+        return {"$team": list(value.seats)}
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    raise TypeError(f"a message parameter that is not plain data: {value!r}")
+
+
+def _param_load(value: Any) -> Any:
+    if isinstance(value, dict):
+        if "$msg" in value:
+            return msg_load(value["$msg"])
+        if "$seat" in value:
+            return SeatName(value["$seat"])
+        if "$team" in value:
+            return TeamName(tuple(value["$team"]))
+    return value
+
+
 def _game_document(game: PlayedGame, doc: SessionDoc, lang: str) -> dict[str, Any]:
+    return game_render(game_receipt(game), lang=lang, players=doc.players)
+
+
+def game_receipt(game: PlayedGame, *, first_hand: int | None = None, last_hand: int | None = None) -> dict[str, Any]:
+    """A game as plain JSON, its adjustment steps as message keys (`game_render` renders them)."""
     return {
         "n": game.n,
-        "first_hand": game.first_hand,
-        "last_hand": game.last_hand,
+        "first_hand": game.first_hand if first_hand is None else first_hand,
+        "last_hand": game.last_hand if last_hand is None else last_hand,
         "finished": game.finished,
         "winners": list(game.winners),
         "how": str(game.how) if game.how else None,
         "adjustments": list(game.adjustments),
-        "adjustment_steps": [render(step, lang, doc.players) for step in game.adjustment_steps],
+        "adjustment_steps": [msg_dump(step) for step in game.adjustment_steps],
         "totals": list(game.totals),
     }
+
+
+def game_render(receipt: Mapping[str, Any], *, lang: str, players: Sequence[str]) -> dict[str, Any]:
+    """A stored game (`game_receipt`) as the results document's game, its steps in `lang`."""
+    steps = [render(msg_load(step), lang, players) for step in receipt["adjustment_steps"]]
+    return {**receipt, "adjustment_steps": steps}

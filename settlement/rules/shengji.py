@@ -199,6 +199,14 @@ class ShengjiTable:
         self.levels = (0, 0)
         self.pending = None
 
+    def state_dump(self) -> dict[str, Any]:
+        return {"levels": list(self.levels), "pending": self.pending}
+
+    def state_load(self, state: Mapping[str, Any]) -> None:
+        levels = state["levels"]
+        self.levels = (int(levels[0]), int(levels[1]))
+        self.pending = state["pending"]
+
     def play(self, hand: HandInput, ctx: Context) -> HandResult:
         o = self.options
         if ctx.hand_in_game == 1:

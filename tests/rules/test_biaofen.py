@@ -752,6 +752,12 @@ class _BrokenTable:
             return dataclasses.replace(result, game_end=end)
         return dataclasses.replace(result, deltas=(*result.deltas[:-1], 0))
 
+    def state_dump(self) -> dict[str, Any]:
+        return self.inner.state_dump()
+
+    def state_load(self, state: Any) -> None:
+        self.inner.state_load(state)
+
 
 @pytest.mark.parametrize("break_adjustments", [False, True])
 def test_the_engine_refuses_a_result_that_is_not_zero_sum(break_adjustments):

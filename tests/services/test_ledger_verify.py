@@ -8,7 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from settlement import services
-from settlement.models import GameRow, SettlementRow
+from settlement.models import GameRow, HandState, SettlementRow
 from settlement.selectors import Difference, session_verify
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, record_hands
 
@@ -69,6 +69,23 @@ def test_verify_names_each_tampered_derived_field(benxi, tamper, expected):
         Difference(session=benxi.pk, kind=kind, number=n, seat=seat, field=field, stored=stored, replayed=replayed)
         for kind, n, seat, field, stored, replayed in expected
     ]
+
+
+@pytest.mark.parametrize(
+    ("tamper", "field"),
+    [
+        (lambda s: HandState.objects.filter(session=s, number=2).update(state={"version": 1}), "state"),
+        (lambda s: HandState.objects.filter(session=s, number=3).update(receipt={}), "receipt"),
+        (lambda s: HandState.objects.filter(session=s, number=1).delete(), "row"),
+    ],
+    ids=["state", "receipt", "row-missing"],
+)
+def test_verify_and_repair_cover_the_stored_state_after_each_hand(benxi, tamper, field):
+    """The state a write plays on from is a derived row like the others: checked, and rebuilt by --repair."""
+    tamper(benxi)
+    assert [(d.kind, d.field) for d in session_verify(session=benxi)] == [("state", field)]
+    _verify("--repair")
+    assert session_verify(session=benxi) == []
 
 
 def test_the_command_exits_1_on_a_difference_and_repair_fixes_it(benxi):
