@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PO := locale/zh_Hans/LC_MESSAGES/django.po
 MO := locale/zh_Hans/LC_MESSAGES/django.mo
 
-.PHONY: run serve test lint bench golden install clean
+.PHONY: run serve test lint bench golden install clean mutants
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,12 @@ bench: $(STAMP)
 .PHONY: screenshots
 screenshots: $(STAMP) $(MO)
 	CI=true $(PY) -m pytest -q tests/web/browser/screenshots.py
+
+# `make mutants`: mutation testing of the engine and the services (mutmut, [tool.mutmut] in pyproject.toml).
+# Slow (hours for all of it): not in CI. Survivors are explained in docs/mutants.md.
+mutants: $(STAMP)
+	$(VENV)/bin/mutmut run
+	$(VENV)/bin/mutmut results
 
 clean:
 	rm -rf $(VENV)

@@ -70,9 +70,6 @@ class Role(models.TextChoices):
     VIEWER = "viewer", _("viewer")
 
 
-WRITE_ROLES = frozenset({Role.OWNER, Role.SCOREKEEPER})
-
-
 class Membership(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("user")
@@ -93,7 +90,9 @@ class Membership(models.Model):
 
     @property
     def can_write(self) -> bool:
-        return self.role in WRITE_ROLES
+        from .policy import may_write  # the rule lives in policy, which imports this module
+
+        return may_write(self.role)
 
 
 class Player(models.Model):

@@ -34,6 +34,7 @@ from .models import (
     SettlementRow,
     engine_lang,
 )
+from .presentation.formats import signed
 from .rules.entry import Entry, entry, table_state
 from .rules.options import options_resolve
 from .rules.registry import VARIANTS
@@ -688,10 +689,7 @@ def table_chart(*, session: Session, results: dict[str, Any], sides: Sequence[Ta
     tick_values = {0, max(all_values), min(all_values)}
     if per_game:
         tick_values |= {target, -target}
-    ticks = tuple(
-        ChartTick(value=v, y=y_of(v), label=(f"+{v}" if v > 0 else str(v).replace("-", "−")))
-        for v in sorted(tick_values)
-    )
+    ticks = tuple(ChartTick(value=v, y=y_of(v), label=signed(v)) for v in sorted(tick_values))
     # Labels closer than a line apart would overlap: keep 0, the targets, then the extremes that fit.
     kept: list[ChartTick] = []
     for tick in sorted(ticks, key=lambda t: (t.value not in (0, target, -(target or 0)), abs(t.value))):

@@ -25,11 +25,11 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Count, Max
 from django.utils import timezone
 
+from . import policy
 from .ledger import (
     LedgerError,
     LogEntry,
@@ -44,7 +44,6 @@ from .ledger import (
     session_players,
 )
 from .models import (
-    WRITE_ROLES,
     Club,
     GameRow,
     Hand,
@@ -52,7 +51,6 @@ from .models import (
     HandState,
     Membership,
     Player,
-    Role,
     Session,
     SessionEvent,
     SessionSeat,
@@ -143,7 +141,7 @@ def session_open(
     """
     client_key = _client_key_clean(client_key)
     with transaction.atomic():
-        _require_role(user=user, club_id=club.pk, roles=WRITE_ROLES)
+        policy.require_write(user=user, club_id=club.pk)
         if client_key:
             existing = Session.objects.filter(club=club, client_key=client_key).first()
             if existing is not None:
@@ -180,7 +178,7 @@ def session_close(*, session: Session, user: User) -> Session:
     """Close the session: no more hands. Closing a closed session changes nothing."""
     with transaction.atomic():
         session = _session_lock(session)
-        _require_role(user=user, club_id=session.club_id, roles=WRITE_ROLES)
+        policy.require_write(user=user, club_id=session.club_id)
         if session.is_open:
             session.status = Session.Status.CLOSED
             session.closed_at = timezone.now()
@@ -198,7 +196,7 @@ def session_reopen(*, session: Session, user: User) -> Session:
     """
     with transaction.atomic():
         session = _session_lock(session)
-        _require_role(user=user, club_id=session.club_id, roles=frozenset({Role.OWNER}))
+        policy.require_reopen(user=user, club_id=session.club_id)
         if not session.is_open:
             session.status = Session.Status.OPEN
             session.closed_at = None
@@ -222,7 +220,7 @@ def session_import(*, club: Club, user: User, document: Any, close: bool = True,
     client_key = _client_key_clean(client_key)
     digest = _import_digest(document, close=close) if client_key else ""
     with transaction.atomic():
-        _require_role(user=user, club_id=club.pk, roles=WRITE_ROLES)
+        policy.require_write(user=user, club_id=club.pk)
         if client_key:
             existing = Session.objects.filter(club=club, client_key=client_key).first()
             if existing is not None:
@@ -523,7 +521,7 @@ def hand_record(*, session: Session, user: User, hand_input: Any, client_key: st
     client_key = _client_key_clean(client_key)
     with transaction.atomic():
         session = _session_lock(session)
-        _require_role(user=user, club_id=session.club_id, roles=WRITE_ROLES)
+        policy.require_write(user=user, club_id=session.club_id)
         if client_key:
             existing = Hand.objects.filter(session=session, client_key=client_key).first()
             if existing is not None:
@@ -560,7 +558,7 @@ def hand_correct(
     reason = _reason_clean(reason)
     with transaction.atomic():
         session = _session_lock(session)
-        _require_revisable(user=user, session=session)
+        policy.require_revise(user=user, session=session)
         log = log_load(session=session, from_number=number)
         entry = log.entry(number)
         if entry is None:
@@ -591,7 +589,7 @@ def hand_void(*, session: Session, user: User, number: int, reason: str, revisio
     reason = _reason_clean(reason)
     with transaction.atomic():
         session = _session_lock(session)
-        _require_revisable(user=user, session=session)
+        policy.require_revise(user=user, session=session)
         log = log_load(session=session, from_number=number)
         entry = log.entry(number)
         if entry is None:
@@ -721,27 +719,6 @@ def _replay_from(
 def _session_lock(session: Session) -> Session:
     """The session row, locked until the transaction ends: one writer per session at a time."""
     return Session.objects.select_for_update().get(pk=session.pk)
-
-
-def _role(*, user: User, club_id: int) -> str | None:
-    if not user.is_authenticated:
-        return None
-    return Membership.objects.filter(user=user, club_id=club_id).values_list("role", flat=True).first()
-
-
-def _require_role(*, user: User, club_id: int, roles: frozenset[str]) -> str:
-    role = _role(user=user, club_id=club_id)
-    if role not in roles:
-        raise PermissionDenied("this needs the role of " + " or ".join(sorted(roles)))
-    return role
-
-
-def _require_revisable(*, user: User, session: Session) -> str:
-    """Corrections and voids: scorekeepers and owners while open, only owners once closed."""
-    role = _require_role(user=user, club_id=session.club_id, roles=WRITE_ROLES)
-    if not session.is_open and role != Role.OWNER:
-        raise LedgerError("session.closed", field="session")
-    return role
 
 
 def _players_resolve(*, club: Club, players: Sequence[Player | str]) -> list[Player]:

@@ -11,65 +11,30 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import selectors, services
+from . import policy, selectors, services
 from .forms import HandVoidForm, HistoryFilterForm, SessionOpenForm, TableHandForm
 from .ledger import LedgerError
-from .models import Hand, Membership, Player, Role, Session, engine_lang, variant_label
+from .models import Membership, Player, Session, variant_label
 from .presentation.options import option_rows
 from .presentation.revisions import revision_lines
 from .presentation.sessions import event_lines, game_label, standings_note
 from .rules.registry import VARIANTS
+from .scoping import (
+    get_hand_for_user,
+    get_membership_for_user,
+    get_player_for_user,
+    get_session_for_user,
+    request_lang,
+)
 
 RECENT_SESSIONS = 10
-
-
-# --- scoping helpers ---
-
-
-def _get_membership_for_user(request: HttpRequest, slug: str) -> Membership:
-    """The user's membership of the club `slug` (with the club); 404 when the user is not a member."""
-    try:
-        return Membership.objects.select_related("club").get(user=request.user, club__slug=slug)
-    except Membership.DoesNotExist:
-        raise Http404("no such club") from None
-
-
-def _get_session_for_user(request: HttpRequest, slug: str, session_id: int) -> tuple[Membership, Session]:
-    membership = _get_membership_for_user(request, slug)
-    session = get_object_or_404(Session, pk=session_id, club=membership.club)
-    session.club = membership.club
-    return membership, session
-
-
-def _get_hand_for_user(request: HttpRequest, slug: str, session_id: int, number: int) -> tuple[Membership, Hand]:
-    membership, session = _get_session_for_user(request, slug, session_id)
-    hand = get_object_or_404(Hand, session=session, number=number)
-    hand.session = session
-    return membership, hand
-
-
-def _get_player_for_user(request: HttpRequest, slug: str, player_id: int) -> tuple[Membership, Player]:
-    membership = _get_membership_for_user(request, slug)
-    player = get_object_or_404(Player, pk=player_id, club=membership.club)
-    return membership, player
-
-
-def _require_write(membership: Membership) -> None:
-    if not membership.can_write:
-        raise PermissionDenied
-
-
-def _lang() -> str:
-    return engine_lang(get_language())
 
 
 def _variant_choices() -> list[tuple[str, str]]:
@@ -89,7 +54,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def club_home(request: HttpRequest, slug: str) -> HttpResponse:
-    membership = _get_membership_for_user(request, slug)
+    membership = get_membership_for_user(request.user, slug)
     club = membership.club
     ctx = {
         "club": club,
@@ -103,7 +68,7 @@ def club_home(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def club_history(request: HttpRequest, slug: str) -> HttpResponse:
-    membership = _get_membership_for_user(request, slug)
+    membership = get_membership_for_user(request.user, slug)
     club = membership.club
     players = selectors.club_players(club=club)
     form = HistoryFilterForm(request.GET or None, players=players, variant_choices=_variant_choices())
@@ -128,7 +93,7 @@ def club_history(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 def player_detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
-    membership, player = _get_player_for_user(request, slug, player_id)
+    membership, player = get_player_for_user(request.user, slug, player_id)
     summaries = selectors.club_sessions(club=membership.club, player=player)
     rows = [(summary, next(seat for seat in summary.seats if seat.player.pk == player.pk)) for summary in summaries]
     ctx = {"club": membership.club, "membership": membership, "player": player, "rows": rows}
@@ -137,8 +102,8 @@ def player_detail(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
 
 @login_required
 def session_new(request: HttpRequest, slug: str) -> HttpResponse:
-    membership = _get_membership_for_user(request, slug)
-    _require_write(membership)
+    membership = get_membership_for_user(request.user, slug)
+    policy.deny_unless(policy.may_write(membership.role))
     club = membership.club
     key = request.GET.get("variant")
     if key not in VARIANTS:
@@ -161,7 +126,7 @@ def session_new(request: HttpRequest, slug: str) -> HttpResponse:
         "n_players": n_players,
         "preset": preset,
         "players": players,
-        "lang": _lang(),
+        "lang": request_lang(),
     }
     if request.method == "POST":
         form = SessionOpenForm(request.POST, **form_args)
@@ -179,7 +144,7 @@ def session_new(request: HttpRequest, slug: str) -> HttpResponse:
                     client_key=data["client_key"],
                 )
             except LedgerError as error:
-                form.add_error(_form_field(form, error), error.message(_lang()))
+                form.add_error(_form_field(form, error), error.message(request_lang()))
             else:
                 return redirect("session_detail", slug=club.slug, session_id=session.pk)
     else:
@@ -210,8 +175,8 @@ def _form_field(form: SessionOpenForm, error: LedgerError) -> str | None:
 
 @login_required
 def session_detail(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
-    membership, session = _get_session_for_user(request, slug, session_id)
-    record = selectors.session_results(session=session, lang=_lang())
+    membership, session = get_session_for_user(request.user, session_id, slug)
+    record = selectors.session_results(session=session, lang=request_lang())
     ctx = {
         "club": membership.club,
         "membership": membership,
@@ -219,16 +184,16 @@ def session_detail(request: HttpRequest, slug: str, session_id: int) -> HttpResp
         "record": record,
         "results": record.results,
         "players": record.players,
-        "events": event_lines(events=selectors.session_events(session=session), lang=_lang()),
-        "can_reopen": membership.role == Role.OWNER and not session.is_open,
-        "options": option_rows(variant=session.variant, options=session.options, lang=_lang()),
+        "events": event_lines(events=selectors.session_events(session=session), lang=request_lang()),
+        **policy.session_flags(membership.role, session),
+        "options": option_rows(variant=session.variant, options=session.options, lang=request_lang()),
     }
     return render(request, "settlement/session_detail.html", ctx)
 
 
 @login_required
 def session_export(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
-    _, session = _get_session_for_user(request, slug, session_id)
+    _, session = get_session_for_user(request.user, session_id, slug)
     document = services.session_export(session=session)
     response = JsonResponse(document, json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="session-{session.pk}-{session.date}.json"'
@@ -245,8 +210,8 @@ def _back_to(slug: str, session: Session, where: str | None) -> str:
 @login_required
 def session_close_confirm(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
     """Asks once before closing (a page, so it works without JavaScript); its button posts to `session_close`."""
-    membership, session = _get_session_for_user(request, slug, session_id)
-    _require_write(membership)
+    membership, session = get_session_for_user(request.user, session_id, slug)
+    policy.deny_unless(policy.may_write(membership.role))
     where = "table" if request.GET.get("from") == "table" else "session"
     if not session.is_open:
         return redirect(_back_to(slug, session, where))
@@ -264,8 +229,8 @@ def session_close_confirm(request: HttpRequest, slug: str, session_id: int) -> H
 @login_required
 @require_POST
 def session_close(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
-    membership, session = _get_session_for_user(request, slug, session_id)
-    _require_write(membership)
+    membership, session = get_session_for_user(request.user, session_id, slug)
+    policy.deny_unless(policy.may_write(membership.role))
     services.session_close(session=session, user=request.user)
     return redirect(_back_to(slug, session, request.POST.get("back")))
 
@@ -274,9 +239,8 @@ def session_close(request: HttpRequest, slug: str, session_id: int) -> HttpRespo
 @require_POST
 def session_reopen(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
     """An owner opens a closed session again; the closing and the reopening stay on the session page."""
-    membership, session = _get_session_for_user(request, slug, session_id)
-    if membership.role != Role.OWNER:
-        raise PermissionDenied
+    membership, session = get_session_for_user(request.user, session_id, slug)
+    policy.deny_unless(policy.may_reopen(membership.role))
     services.session_reopen(session=session, user=request.user)
     return redirect(_back_to(slug, session, request.POST.get("back")))
 
@@ -284,11 +248,11 @@ def session_reopen(request: HttpRequest, slug: str, session_id: int) -> HttpResp
 @login_required
 def hand_detail(request: HttpRequest, slug: str, session_id: int, number: int) -> HttpResponse:
     """A hand: its receipt, its revisions, and (for a writer) the entry form to correct or void it."""
-    membership, hand = _get_hand_for_user(request, slug, session_id, number)
+    membership, hand = get_hand_for_user(request.user, session_id, number, slug)
     session = hand.session
-    view = selectors.table_view(session=session, lang=_lang(), fix=number)
+    view = selectors.table_view(session=session, lang=request_lang(), fix=number)
     record = next(h for h in view.hands if h.number == number)
-    can_fix = membership.can_write and (session.is_open or membership.role == Role.OWNER)
+    flags = policy.session_flags(membership.role, session)
     ctx = {
         "club": membership.club,
         "membership": membership,
@@ -296,11 +260,12 @@ def hand_detail(request: HttpRequest, slug: str, session_id: int, number: int) -
         "players": view.players,
         "entry": record,
         "view": view,
-        "form": _table_form(session, view) if can_fix else None,
+        "form": _table_form(session, view) if flags["can_fix"] else None,
         "rules": VARIANTS[session.variant],
         "return_to": "hand",
-        "history": revision_lines(revisions=record.revisions, players=view.players, lang=_lang()),
+        "history": revision_lines(revisions=record.revisions, players=view.players, lang=request_lang()),
         "receipt": None,
+        **flags,
         **_game_columns(session.variant),
     }
     return render(request, "settlement/hand_detail.html", ctx)
@@ -327,7 +292,7 @@ def _table_error(form: TableHandForm, error: LedgerError, view: selectors.TableV
     whole form, naming that hand.
     """
     number = view.fix.number if view.fix is not None else view.entry.number if view.entry else None
-    message = error.message(_lang())
+    message = error.message(request_lang())
     if error.code == "hand.stale":
         form.add_error(None, message)  # the revision is a hidden field: say it over the whole form
         return message, ""
@@ -349,7 +314,7 @@ def _table_receipt(session: Session, form: TableHandForm, view: selectors.TableV
     number = view.fix.number if view.fix is not None else None
     try:
         document = services.hand_preview(
-            session=session, hand_input=form.cleaned_data["hand"], lang=_lang(), number=number
+            session=session, hand_input=form.cleaned_data["hand"], lang=request_lang(), number=number
         )
     except LedgerError as error:
         # A level game's first hand names its declarer (rules/hongxingwu.md): not yet chosen is not an error.
@@ -390,7 +355,6 @@ def _table_page(
     status: int = 200,
 ) -> HttpResponse:
     session = view.session
-    can_fix = membership.can_write and (session.is_open or membership.role == Role.OWNER)
     last_game = view.last_game
     ctx = {
         "club": membership.club,
@@ -407,9 +371,8 @@ def _table_page(
         "players": view.players,
         "form": form,
         "receipt": receipt,
-        "can_fix": can_fix,
-        "can_reopen": membership.role == Role.OWNER and not session.is_open,
-        "standings_note": standings_note(view=view, lang=_lang()) if not session.is_open else None,
+        **policy.session_flags(membership.role, session),
+        "standings_note": standings_note(view=view, lang=request_lang()) if not session.is_open else None,
         "saved": _known_hand(view, request.GET.get("saved")),
         "fixed": _known_hand(view, request.GET.get("fixed")),
         **_game_columns(session.variant),
@@ -448,12 +411,12 @@ def table(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
     Without JavaScript the form posts here: `action=preview` shows the receipt, else the hand is
     recorded (once per client key) and the page comes back with it.
     """
-    membership, session = _get_session_for_user(request, slug, session_id)
-    view = selectors.table_view(session=session, lang=_lang())
+    membership, session = get_session_for_user(request.user, session_id, slug)
+    view = selectors.table_view(session=session, lang=request_lang())
     if request.method != "POST":
-        form = _table_form(session, view) if membership.can_write and session.is_open else None
+        form = _table_form(session, view) if policy.may_record(membership.role, session) else None
         return _table_page(request, membership, view, form)
-    _require_write(membership)
+    policy.deny_unless(policy.may_write(membership.role))
     form = _table_form(session, view, request.POST)
     if form is None:
         return redirect(_table_url(slug, session.pk))
@@ -480,10 +443,10 @@ def table(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
 @require_POST
 def table_preview(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
     """The receipt of the hand being entered (or corrected, with `fix`) as an HTML fragment, for table.js."""
-    membership, session = _get_session_for_user(request, slug, session_id)
-    _require_write(membership)
+    membership, session = get_session_for_user(request.user, session_id, slug)
+    policy.deny_unless(policy.may_write(membership.role))
     fix = _int_param(request.POST.get("fix"))
-    view = selectors.table_view(session=session, lang=_lang(), fix=fix)
+    view = selectors.table_view(session=session, lang=request_lang(), fix=fix)
     if fix is not None and view.fix is None:
         raise Http404("no such hand")
     form = _table_form(session, view, request.POST)
@@ -510,13 +473,13 @@ def table_preview(request: HttpRequest, slug: str, session_id: int) -> HttpRespo
 @login_required
 def table_fix(request: HttpRequest, slug: str, session_id: int, number: int) -> HttpResponse:
     """Correct or void an earlier hand from the table page: the entry form, prefilled, with a reason."""
-    membership, hand = _get_hand_for_user(request, slug, session_id, number)
+    membership, hand = get_hand_for_user(request.user, session_id, number, slug)
     session = hand.session
-    view = selectors.table_view(session=session, lang=_lang(), fix=number)
+    view = selectors.table_view(session=session, lang=request_lang(), fix=number)
     if request.method != "POST":
-        can_fix = membership.can_write and (session.is_open or membership.role == Role.OWNER)
+        can_fix = policy.may_revise(membership.role, session)
         return _table_page(request, membership, view, _table_form(session, view) if can_fix else None)
-    _require_write(membership)
+    policy.deny_unless(policy.may_write(membership.role))
     form = _table_form(session, view, request.POST)
     if form is None:
         return redirect(_table_url(slug, session.pk))
@@ -538,7 +501,7 @@ def table_fix(request: HttpRequest, slug: str, session_id: int, number: int) -> 
                     revision=void.cleaned_data["revision"],
                 )
             except LedgerError as error:
-                form.add_error("reason" if error.field == "reason" else None, error.message(_lang()))
+                form.add_error("reason" if error.field == "reason" else None, error.message(request_lang()))
             else:
                 return redirect(done)
         else:
@@ -568,7 +531,7 @@ def table_fix(request: HttpRequest, slug: str, session_id: int, number: int) -> 
 @require_POST
 def table_close(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
     """Close the session from the table page; the page then shows the final standings and the settle-up."""
-    membership, session = _get_session_for_user(request, slug, session_id)
-    _require_write(membership)
+    membership, session = get_session_for_user(request.user, session_id, slug)
+    policy.deny_unless(policy.may_write(membership.role))
     services.session_close(session=session, user=request.user)
     return redirect(_table_url(slug, session.pk))

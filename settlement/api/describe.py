@@ -12,12 +12,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from settlement import selectors
-from settlement.models import engine_lang
 from settlement.rules.entry import FieldKind, as_data, options_spec
 from settlement.rules.options import OptionKind
 from settlement.rules.registry import VARIANTS
+from settlement.scoping import get_session_for_user, request_lang
 
-from .views import READ_ERRORS, _errors, _get_session_for_user, _lang, api_endpoint
+from .views import READ_ERRORS, _errors, api_endpoint
 
 JSON_VALUE = serializers.JSONField(help_text="the value as a session document carries it")
 
@@ -114,7 +114,7 @@ class EntrySerializer(serializers.Serializer):
 )
 @api_endpoint("GET")
 def variants_list(request: Request) -> Response:
-    lang = engine_lang(_lang())
+    lang = request_lang()
     specs = [as_data(options_spec(rules, lang)) for rules in VARIANTS.values()]
     return Response(VariantSpecSerializer(specs, many=True).data)
 
@@ -127,8 +127,8 @@ def variants_list(request: Request) -> Response:
 )
 @api_endpoint("GET")
 def session_entry(request: Request, session_id: int) -> Response:
-    _, session = _get_session_for_user(request, session_id)
-    view = selectors.table_view(session=session, lang=_lang())
+    _, session = get_session_for_user(request.user, session_id)
+    view = selectors.table_view(session=session, lang=request_lang())
     if view.entry is None:
         assert view.error is not None
         raise view.error

@@ -13,13 +13,11 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from django.utils.translation import get_language
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.decorators import api_view
-from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -27,9 +25,10 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
-from settlement import selectors, services
+from settlement import policy, selectors, services
 from settlement.ledger import LedgerError, hand_input_ordered
-from settlement.models import Membership, Session
+from settlement.models import Session
+from settlement.scoping import get_membership_for_user, get_session_for_user, request_lang
 
 from . import serializers as s
 from .errors import NotAnObject
@@ -80,38 +79,6 @@ DOCUMENT_EXAMPLE = {
 }
 
 
-# --- scoping helpers ---
-
-
-def _get_membership_for_user(request: Request, slug: str) -> Membership:
-    """The caller's membership of club `slug`, with the club; 404 when the caller is not a member."""
-    membership = Membership.objects.select_related("club").filter(user=request.user, club__slug=slug).first()
-    if membership is None:
-        raise NotFound
-    return membership
-
-
-def _get_session_for_user(request: Request, session_id: int) -> tuple[Membership, Session]:
-    """The session and the caller's membership of its club; 404 when it is another club's."""
-    session = Session.objects.select_related("club").filter(pk=session_id).first()
-    membership = (
-        Membership.objects.filter(user=request.user, club_id=session.club_id).first() if session is not None else None
-    )
-    if session is None or membership is None:
-        raise NotFound
-    membership.club = session.club
-    return membership, session
-
-
-def _require_write(membership: Membership) -> None:
-    if not membership.can_write:
-        raise PermissionDenied
-
-
-def _lang() -> str:
-    return get_language() or "zh-hans"
-
-
 def _idempotency_key(request: Request) -> str:
     key = request.headers.get(IDEMPOTENCY_HEADER, "")
     if "\x00" in key:
@@ -154,18 +121,18 @@ def _session_body(session: Session, results: dict[str, Any]) -> dict[str, Any]:
 
 
 def _session_results(session: Session) -> dict[str, Any]:
-    record = selectors.session_results(session=session, lang=_lang())
+    record = selectors.session_results(session=session, lang=request_lang())
     if record.results is None:
         error = record.error
         assert error is not None
-        raise LedgerError("log.unreadable", field=error.field, hand=error.hand, detail=error.message(_lang()))
+        raise LedgerError("log.unreadable", field=error.field, hand=error.hand, detail=error.message(request_lang()))
     return _session_body(session, record.results)
 
 
 def _hand_body(session: Session, write: services.HandWrite) -> dict[str, Any]:
     """The hand's current revision and its result in the session, from the rows the write stored (no replay)."""
     result, game_end = selectors.hand_result(
-        session=session, number=write.hand.number, lang=_lang(), derived=write.derived
+        session=session, number=write.hand.number, lang=request_lang(), derived=write.derived
     )
     revision = write.revision
     return {
@@ -201,7 +168,7 @@ def clubs_list(request: Request) -> Response:
 )
 @api_endpoint("GET")
 def club_players(request: Request, slug: str) -> Response:
-    membership = _get_membership_for_user(request, slug)
+    membership = get_membership_for_user(request.user, slug)
     players = selectors.club_players(club=membership.club)
     return Response(s.PlayerSerializer(players, many=True).data)
 
@@ -251,10 +218,10 @@ def club_players(request: Request, slug: str) -> Response:
 )
 @api_endpoint("GET", "POST")
 def club_sessions(request: Request, slug: str) -> Response:
-    membership = _get_membership_for_user(request, slug)
+    membership = get_membership_for_user(request.user, slug)
     club = membership.club
     if request.method == "POST":
-        _require_write(membership)
+        policy.deny_unless(policy.may_write(membership.role))
         close = _query(s.ImportQuerySerializer(data=request.query_params))["close"]
         with _key_errors():
             write = services.session_import(
@@ -291,7 +258,7 @@ def club_sessions(request: Request, slug: str) -> Response:
 )
 @api_endpoint("GET")
 def session_detail(request: Request, session_id: int) -> Response:
-    _, session = _get_session_for_user(request, session_id)
+    _, session = get_session_for_user(request.user, session_id)
     return Response(_session_results(session))
 
 
@@ -304,7 +271,7 @@ def session_detail(request: Request, session_id: int) -> Response:
 )
 @api_endpoint("GET")
 def session_export(request: Request, session_id: int) -> Response:
-    _, session = _get_session_for_user(request, session_id)
+    _, session = get_session_for_user(request.user, session_id)
     return Response(services.session_export(session=session))
 
 
@@ -340,8 +307,8 @@ def session_export(request: Request, session_id: int) -> Response:
 )
 @api_endpoint("POST")
 def hand_record(request: Request, session_id: int) -> Response:
-    membership, session = _get_session_for_user(request, session_id)
-    _require_write(membership)
+    membership, session = get_session_for_user(request.user, session_id)
+    policy.deny_unless(policy.may_write(membership.role))
     with _key_errors():
         write = services.hand_record(
             session=session, user=request.user, hand_input=request.data, client_key=_idempotency_key(request)
@@ -362,9 +329,9 @@ def hand_record(request: Request, session_id: int) -> Response:
 )
 @api_endpoint("POST")
 def hand_preview(request: Request, session_id: int) -> Response:
-    _, session = _get_session_for_user(request, session_id)
+    _, session = get_session_for_user(request.user, session_id)
     number = _query(s.PreviewQuerySerializer(data=request.query_params)).get("number")
-    results = services.hand_preview(session=session, hand_input=request.data, lang=_lang(), number=number)
+    results = services.hand_preview(session=session, hand_input=request.data, lang=request_lang(), number=number)
     return Response(results)
 
 
@@ -384,8 +351,8 @@ def hand_preview(request: Request, session_id: int) -> Response:
 )
 @api_endpoint("POST")
 def hand_correct(request: Request, session_id: int, number: int) -> Response:
-    membership, session = _get_session_for_user(request, session_id)
-    _require_write(membership)
+    membership, session = get_session_for_user(request.user, session_id)
+    policy.deny_unless(policy.may_write(membership.role))
     body = _object_body(request)
     write = services.hand_correct(
         session=session,
@@ -408,8 +375,8 @@ def hand_correct(request: Request, session_id: int, number: int) -> Response:
 )
 @api_endpoint("POST")
 def hand_void(request: Request, session_id: int, number: int) -> Response:
-    membership, session = _get_session_for_user(request, session_id)
-    _require_write(membership)
+    membership, session = get_session_for_user(request.user, session_id)
+    policy.deny_unless(policy.may_write(membership.role))
     body = _object_body(request)
     write = services.hand_void(
         session=session,
@@ -442,7 +409,7 @@ def hand_void(request: Request, session_id: int, number: int) -> Response:
 )
 @api_endpoint("GET", renderers=(JSONRenderer, StandingsCSVRenderer))
 def club_standings(request: Request, slug: str) -> Response:
-    membership = _get_membership_for_user(request, slug)
+    membership = get_membership_for_user(request.user, slug)
     filters = _query(s.StandingsFilterSerializer(data=request.query_params))
     filters.pop("format", None)
     rows = selectors.standings_compute(club=membership.club, **filters)

@@ -11,6 +11,7 @@ from ..rules.entry import OptionSpec, options_spec
 from ..rules.messages import TABLE, text
 from ..rules.options import OptionKind
 from ..rules.registry import VARIANTS
+from .formats import minus
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -46,13 +47,13 @@ def option_text(spec: OptionSpec, value: Any, lang: str) -> str:
     if kind is OptionKind.CHOICE:
         return labels.get(str(value), str(value))
     if kind is OptionKind.INTEGER:
-        return _figure(value)
+        return minus(value)
     if kind is OptionKind.KEYED_INTEGERS and isinstance(value, dict):
-        return " · ".join(f"{labels.get(k, k)} {_figure(v)}" for k, v in value.items()) or "—"
+        return " · ".join(f"{labels.get(k, k)} {minus(v)}" for k, v in value.items()) or "—"
     if kind is OptionKind.BID_TABLE and isinstance(value, dict):
-        return " · ".join(f"{k} → {_figure(v)}" for k, v in value.items()) or "—"
+        return " · ".join(f"{k} → {minus(v)}" for k, v in value.items()) or "—"
     if kind is OptionKind.INTEGER_LIST and isinstance(value, list):
-        return ", ".join(_figure(v) for v in value)
+        return ", ".join(minus(v) for v in value)
     if kind is OptionKind.LEVEL_TABLE and isinstance(value, dict):
         bands = " · ".join(f"{low}+ → {levels}" for low, levels in value.get("up", []))
         switch, step = labels.get("switch", "switch"), labels.get("step", "step")
@@ -61,7 +62,3 @@ def option_text(spec: OptionSpec, value: Any, lang: str) -> str:
         names = {k: text(f"hxw.shape.{k}", lang) if f"hxw.shape.{k}" in TABLE else k for k in value}
         return " · ".join(f"{names[k]} ×{v}" for k, v in value.items())
     return str(value)
-
-
-def _figure(value: Any) -> str:
-    return str(value).replace("-", "−")

@@ -267,11 +267,6 @@ class Variant:
     penalty_kinds: tuple[str, ...] = ("shuai", "misdeal")  # what a `penalties` entry may record (its `kind`)
 
 
-def team_of(seat: Seat) -> tuple[Seat, Seat]:
-    """Fixed partnerships: seats 0 + 2 and 1 + 3."""
-    return (seat % 2, seat % 2 + 2)
-
-
 def team_deltas(declarer: Seat, declaring: int, capturing: int) -> Deltas:
     """Per-seat deltas when each seat shows its team's figure."""
     return tuple(declaring if seat % 2 == declarer % 2 else capturing for seat in range(4))

@@ -9,6 +9,8 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from ..presentation.formats import minus, signed
+
 register = template.Library()
 
 OUTCOMES = {
@@ -37,20 +39,8 @@ HOWS = {
 }
 
 
-@register.filter
-def signed(value: Any) -> str:
-    """+5, −5, 0 (a true minus sign)."""
-    if not isinstance(value, int):
-        return "" if value is None else str(value)
-    if value > 0:
-        return f"+{value}"
-    return str(value).replace("-", "−")
-
-
-@register.filter
-def minus(value: Any) -> str:
-    """−5 for negative numbers, plain otherwise."""
-    return str(value).replace("-", "−") if isinstance(value, int) else ("" if value is None else str(value))
+register.filter("signed", signed)
+register.filter("minus", minus)
 
 
 @register.filter

@@ -10,7 +10,20 @@
     else fn();
   }
 
-  ready(function () {
+  /* A login that expired answers with the login page (a redirect) or a 403: go there, never show it inline. */
+  function loginLost(response) {
+    if (response.status === 401 || response.status === 403) return true;
+    var login = document.body.dataset.login;
+    return response.redirected && !!login && new URL(response.url).pathname === new URL(login, location.href).pathname;
+  }
+  function toLogin() {
+    var login = document.body.dataset.login || "/login/";
+    window.location.assign(login + "?next=" + encodeURIComponent(location.pathname + location.search));
+  }
+
+  ready(setUp);
+
+  function setUp() {
     var form = document.querySelector("form.table-entry");
     if (!form) return;
     var receipt = document.getElementById("receipt");
@@ -156,11 +169,33 @@
         if (fieldset) fieldset.classList.add("has-error");
       });
     }
+    /* A preview that failed says so above the receipt it could not replace. */
+    function previewFailed(failed) {
+      var note = receipt.querySelector(".preview-failed");
+      if (!failed) {
+        if (note) note.remove();
+        return;
+      }
+      if (!note) {
+        note = document.createElement("p");
+        note.className = "preview-failed neg";
+        note.setAttribute("role", "status");
+        receipt.insertBefore(note, receipt.firstChild);
+      }
+      note.textContent = form.dataset.previewFailed;
+      if (summary) summary.innerHTML = "";
+    }
     function preview() {
       var number = ++asked;
       var data = new FormData(form);
       fetch(form.dataset.preview, { method: "POST", body: data, credentials: "same-origin" })
         .then(function (response) {
+          if (number !== asked) return null;
+          if (loginLost(response)) {
+            toLogin();
+            return null;
+          }
+          if (!response.ok) previewFailed(true);
           return response.ok ? response.text() : null;
         })
         .then(function (html) {
@@ -177,7 +212,8 @@
           if (summary) summary.innerHTML = line ? line.innerHTML : "";
         })
         .catch(function () {
-          /* offline: the receipt waits for the next change */
+          /* offline: the receipt says it is stale and waits for the next change */
+          if (number === asked) previewFailed(true);
         });
     }
     function changed(event) {
@@ -231,18 +267,25 @@
       /* form.action would be the buttons named "action": read the attribute. */
       fetch(form.getAttribute("action"), { method: "POST", body: data, credentials: "same-origin" })
         .then(function (response) {
+          if (loginLost(response)) {
+            toLogin();
+            return null;
+          }
           if (response.redirected) {
             /* fetch drops the redirect's fragment: put back the anchor of the next hand. */
             window.location.replace(response.url.indexOf("#") < 0 ? response.url + "#next" : response.url);
-            return;
+            return null;
           }
-          /* Refused: post the form itself, so the page shows why (the same key records nothing twice). */
-          var action = document.createElement("input");
-          action.type = "hidden";
-          action.name = "action";
-          action.value = "record";
-          form.appendChild(action);
-          form.submit();
+          if (response.status !== 400) throw new Error(String(response.status));
+          return response.text();
+        })
+        .then(function (html) {
+          if (html === null) return;
+          /* Refused (400): the answer is the page saying why; show it without posting the form again. */
+          var page = new DOMParser().parseFromString(html, "text/html");
+          document.title = page.title;
+          document.body.replaceWith(document.adoptNode(page.body));
+          setUp();
         })
         .catch(function () {
           busy = false;
@@ -251,5 +294,5 @@
           status.textContent = form.dataset.offline;
         });
     });
-  });
+  }
 })();

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
+
 import pytest
 from django.urls import reverse
 
+from settlement import services
 from settlement.models import Hand, HandRevision, Role, Session
 from tests.factories import make_club, make_member, make_player, make_session, record_hands
 
@@ -127,7 +130,69 @@ def test_a_viewer_reads_every_page_of_the_club_without_write_forms(client, world
         kwargs["number"] = 1
     response = client.get(reverse(name, kwargs=kwargs))
     assert response.status_code == 200
-    assert b'method="post" action="/clubs/' not in response.content
+    assert write_forms(response.content.decode()) == []
+
+
+# Forms every logged-in page carries: the language switch and logging out.
+ACCOUNT_FORMS = {"/i18n/setlang/", "/logout/"}
+
+
+class _Forms(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[dict[str, str | None]] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "form":
+            self.found.append(dict(attrs))
+
+
+def write_forms(page: str) -> list[dict[str, str | None]]:
+    """The page's forms that post somewhere other than the account forms, however their markup is written."""
+    parser = _Forms()
+    parser.feed(page)
+    return [
+        form
+        for form in parser.found
+        if (form.get("method") or "get").lower() == "post" and form.get("action") not in ACCOUNT_FORMS
+    ]
+
+
+@pytest.mark.parametrize(
+    ("markup", "writes"),
+    [
+        ('<form method="post" action="/clubs/x/">', True),
+        ('<form class="table-entry" method="POST">', True),  # no action: posts to the page itself
+        ("<form action='/clubs/x/' method=post>", True),
+        ('<form method="get" class="filters">', False),
+        ('<form class="logout" action="/logout/" method="post">', False),
+    ],
+)
+def test_the_write_form_check_sees_any_post_form(markup, writes):
+    assert bool(write_forms(markup + "</form>")) is writes
+
+
+CLOSED_PAGES = ["hand_detail", "table_fix", "table", "session_detail"]
+
+
+@pytest.mark.parametrize("name", CLOSED_PAGES)
+@pytest.mark.parametrize(("role", "fixes"), [(Role.SCOREKEEPER, False), (Role.OWNER, True)])
+def test_a_closed_sessions_pages_offer_fixes_only_to_owners(client, world, name, role, fixes):
+    _, objects = world
+    ours = objects["ours"]
+    services.session_close(session=ours["session"], user=ours["session"].created_by)
+    client.force_login(make_member(ours["club"], role))
+    kwargs = {"slug": ours["club"].slug, "session_id": ours["session"].pk}
+    if name in ("hand_detail", "table_fix"):
+        kwargs["number"] = 1
+    page = client.get(reverse(name, kwargs=kwargs)).content.decode()
+    forms = write_forms(page)
+    if not fixes:
+        assert forms == []
+        assert f'href="{reverse("table_fix", kwargs={**kwargs, "number": 1})}' not in page
+        assert "closed-fix" not in page
+    elif name in ("hand_detail", "table_fix"):
+        assert any("table-entry" in (form.get("class") or "") for form in forms)
 
 
 ALL = [

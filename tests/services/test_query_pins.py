@@ -1,0 +1,57 @@
+"""What a correction, a void and an import cost in queries: the same for 5 hands or 20 (no query per hand)."""
+
+from __future__ import annotations
+
+import pytest
+
+from settlement import services
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, record_hands
+
+pytestmark = pytest.mark.django_db
+
+
+def _hands(n):
+    return (BENXI_EXAMPLE * n)[:n]
+
+
+@pytest.fixture
+def owner():
+    club = make_club()
+    return club, make_member(club)
+
+
+def _session(owner, n):
+    club, user = owner
+    session = make_session(club, user)
+    record_hands(session, user, _hands(n))
+    return session, user
+
+
+# Pinned, savepoint and release included: a query per hand, or one more query at all, fails here.
+# (20 hands, not more: SQLite splits a bulk insert of more rows than its parameter limit allows.)
+# correct / void: session (locked), role, revisions, seats, the revision, 2 × (delete + insert) derived rows.
+# import: role, players, new guests (insert, read), session, seats, hands, revisions, 2 × (delete + insert).
+QUERIES = {"correct": 11, "void": 11, "import": 14}
+
+
+@pytest.mark.parametrize("n", [5, 20])
+def test_a_correction_costs_a_fixed_number_of_queries(owner, n, django_assert_num_queries):
+    session, user = _session(owner, n)
+    hand = BENXI_EXAMPLE[0] | {"captured": 10}
+    with django_assert_num_queries(QUERIES["correct"]):
+        services.hand_correct(session=session, user=user, number=1, hand_input=hand, reason="10, not 15")
+
+
+@pytest.mark.parametrize("n", [5, 20])
+def test_a_void_costs_a_fixed_number_of_queries(owner, n, django_assert_num_queries):
+    session, user = _session(owner, n)
+    with django_assert_num_queries(QUERIES["void"]):
+        services.hand_void(session=session, user=user, number=1, reason="entered twice")
+
+
+@pytest.mark.parametrize("n", [5, 20])
+def test_an_import_costs_a_fixed_number_of_queries(owner, n, django_assert_num_queries):
+    club, user = owner
+    document = {"variant": "baifen.benxi", "players": ["甲", "乙", "丙", "丁"], "hands": _hands(n)}
+    with django_assert_num_queries(QUERIES["import"]):
+        services.session_import(club=club, user=user, document=document)

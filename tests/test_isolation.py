@@ -1,0 +1,185 @@
+"""Every club route, pages and API, GET and POST, against the callers who must not get through.
+
+The table is checked against the URLconf: a new route under a club or a
+session without a row here fails `test_every_club_route_has_a_row`. Each row
+is run for another club's owner (404, nothing written), the club's viewer
+(403 on writes, nothing written; reads answer) and an anonymous caller (the
+login page for pages, 401 for the API).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from settlement.models import Hand, HandRevision, Player, Role, Session
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, make_session, record_hands
+
+pytestmark = pytest.mark.django_db
+
+READ, WRITE = "read", "write"
+WEB_HAND = {"action": "record", "declarer": "2", "bid": "90", "captured": "0", "dealer": "2", "client_key": "k"}
+DOCUMENT = {"variant": "baifen.benxi", "players": ["甲", "乙", "丙", "丁"], "hands": BENXI_EXAMPLE[:3]}
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    method: str
+    kind: str  # READ: any member; WRITE: a viewer is refused
+    body: Any = None
+
+
+# Every route that takes a club (slug) or a session, with every method it answers.
+ROUTES = [
+    Row("club_home", "get", READ),
+    Row("club_history", "get", READ),
+    Row("player_detail", "get", READ),
+    Row("session_new", "get", WRITE),
+    Row("session_new", "post", WRITE, {"seat_0_name": "甲"}),
+    Row("session_detail", "get", READ),
+    Row("session_export", "get", READ),
+    Row("session_close", "post", WRITE, {}),
+    Row("session_close_confirm", "get", WRITE),
+    Row("session_reopen", "post", WRITE, {}),
+    Row("hand_detail", "get", READ),
+    Row("table", "get", READ),
+    Row("table", "post", WRITE, WEB_HAND),
+    Row("table_preview", "post", WRITE, {**WEB_HAND, "action": "preview"}),
+    Row("table_close", "post", WRITE, {}),
+    Row("table_fix", "get", READ),
+    Row("table_fix", "post", WRITE, {"action": "void", "reason": "entered twice"}),
+    Row("api_club_players", "get", READ),
+    Row("api_club_sessions", "get", READ),
+    Row("api_club_sessions", "post", WRITE, DOCUMENT),
+    Row("api_club_standings", "get", READ),
+    Row("api_session_detail", "get", READ),
+    Row("api_session_export", "get", READ),
+    Row("api_session_entry", "get", READ),
+    Row("api_hand_record", "post", WRITE, BENXI_EXAMPLE[2]),
+    Row("api_hand_preview", "post", READ, BENXI_EXAMPLE[2]),
+    Row("api_hand_correct", "post", WRITE, {"hand": BENXI_EXAMPLE[0] | {"captured": 10}, "reason": "10, not 15"}),
+    Row("api_hand_void", "post", WRITE, {"reason": "entered twice"}),
+]
+IDS = [f"{row.name}-{row.method}" for row in ROUTES]
+SCOPED = {"slug", "session_id"}
+
+
+def _club_routes(patterns: list[Any] | None = None) -> set[str]:
+    """Names of the URLconf's routes whose path names a club or a session."""
+    found: set[str] = set()
+    for entry in patterns if patterns is not None else get_resolver().url_patterns:
+        if isinstance(entry, URLResolver):
+            found |= _club_routes(entry.url_patterns)
+        elif isinstance(entry, URLPattern) and SCOPED & set(entry.pattern.regex.groupindex):
+            found.add(entry.name)
+    return found
+
+
+def test_every_club_route_has_a_row():
+    assert _club_routes() == {row.name for row in ROUTES}
+
+
+@dataclass
+class World:
+    ours: dict[str, Any]
+    theirs: dict[str, Any]
+    viewer: Any
+    outsider: Any  # owner of the other club
+
+
+@pytest.fixture
+def world() -> World:
+    objects = {}
+    for key in ("ours", "theirs"):
+        club = make_club(slug=key)
+        owner = make_member(club)
+        player = make_player(club, f"player-{key}")
+        session = make_session(club, owner, players=[player, "乙", "丙", "丁"])
+        record_hands(session, owner, BENXI_EXAMPLE[:2])
+        objects[key] = {"club": club, "owner": owner, "player": player, "session": session}
+    ours = objects["ours"]
+    return World(ours, objects["theirs"], make_member(ours["club"], Role.VIEWER), objects["theirs"]["owner"])
+
+
+def _params(name: str) -> set[str]:
+    return {param for entry in get_resolver().reverse_dict.getlist(name) for forms in entry[0] for param in forms[1]}
+
+
+def _url(name: str, target: dict[str, Any], slug: str | None = None) -> str:
+    """The route's URL for `target`'s objects (with `slug`: under that club's address instead)."""
+    params = {
+        "slug": slug or target["club"].slug,
+        "session_id": target["session"].pk,
+        "number": 1,
+        "player_id": target["player"].pk,
+    }
+    return reverse(name, kwargs={k: v for k, v in params.items() if k in _params(name)})
+
+
+def _call(client: Client, row: Row, url: str):
+    if row.method == "get":
+        return client.get(url)
+    if row.name.startswith("api_"):
+        return client.post(url, json.dumps(row.body), content_type="application/json")
+    return client.post(url, row.body)
+
+
+def _ledger() -> tuple[int, ...]:
+    return (
+        Session.objects.count(),
+        Session.objects.filter(status=Session.Status.CLOSED).count(),
+        Hand.objects.count(),
+        HandRevision.objects.count(),
+        Player.objects.count(),
+    )
+
+
+def _urls_for_outsider(row: Row, world: World) -> list[str]:
+    """Our objects at our address, and our session or player under the outsider's own club's address."""
+    urls = [_url(row.name, world.ours)]
+    if {"slug"} < _params(row.name):
+        urls.append(_url(row.name, world.ours, slug=world.theirs["club"].slug))
+    return urls
+
+
+@pytest.mark.parametrize("row", ROUTES, ids=IDS)
+def test_another_clubs_owner_finds_nothing_and_changes_nothing(row, world):
+    client = Client()
+    client.force_login(world.outsider)
+    for url in _urls_for_outsider(row, world):
+        before = _ledger()
+        response = _call(client, row, url)
+        assert response.status_code == 404, url
+        assert _ledger() == before
+
+
+@pytest.mark.parametrize("row", ROUTES, ids=IDS)
+def test_a_viewer_reads_but_every_write_is_refused(row, world):
+    client = Client()
+    client.force_login(world.viewer)
+    before = _ledger()
+    response = _call(client, row, _url(row.name, world.ours))
+    if row.kind == WRITE:
+        assert response.status_code == 403
+        assert _ledger() == before
+    else:
+        assert response.status_code == 200, response.content[:300]
+
+
+@pytest.mark.parametrize("row", ROUTES, ids=IDS)
+def test_an_anonymous_caller_is_sent_to_log_in(row, world):
+    before = _ledger()
+    url = _url(row.name, world.ours)
+    response = _call(Client(), row, url)
+    if row.name.startswith("api_"):
+        assert response.status_code == 401
+    else:
+        assert response.status_code == 302
+        assert response["Location"] == f"{reverse('login')}?next={url}"
+    assert _ledger() == before

@@ -1,0 +1,80 @@
+"""table.js when the server does not answer as hoped: a failed preview, an expired login, a refused Record.
+
+Figures from ../shared/rules/baifen.md (本溪): bid 80 with 15 captured is made; 85 + 20 = 105 > 100 is broken.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote
+
+import pytest
+from django.contrib.sessions.models import Session as LoginSession
+
+from settlement import services
+from settlement.models import Hand
+from tests.factories import make_club, make_member, make_session
+
+from .conftest import PHONE
+from .test_table_browser import _enter, _table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+expect = pytest.importorskip("playwright.sync_api").expect
+
+
+@pytest.fixture
+def scorekeeping(new_page, live_server):
+    club = make_club()
+    owner = make_member(club)
+    session = make_session(club, owner)
+    page = new_page(owner, viewport=PHONE, lang="en")
+    page.goto(_table(live_server, session))
+    posts = []
+    page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
+    return page, session, posts
+
+
+def test_a_failed_preview_says_the_receipt_is_stale_and_the_next_one_clears_it(scorekeeping):
+    page, _, _ = scorekeeping
+    _enter(page, "bid 80 + captured 15", declarer=0, bid=80, captured=15)
+    page.route(re.compile(r"/table/preview/$"), lambda route: route.fulfill(status=500, body="boom"))
+    page.fill('input[name="captured"]', "20")
+    expect(page.locator("#receipt .preview-failed")).to_contain_text("could not be updated")
+    expect(page.locator("#receipt")).to_contain_text("bid 80 + captured 15")  # the old receipt, marked
+    page.unroute(re.compile(r"/table/preview/$"))
+    page.fill('input[name="captured"]', "25")
+    expect(page.locator("#receipt")).to_contain_text("bid 80 + captured 25")
+    expect(page.locator("#receipt .preview-failed")).to_have_count(0)
+
+
+def test_an_expired_login_leads_to_the_login_page_not_into_the_receipt(scorekeeping):
+    page, session, _ = scorekeeping
+    _enter(page, "bid 80 + captured 15", declarer=0, bid=80, captured=15)
+    LoginSession.objects.all().delete()  # the login expires while the page is open
+    page.fill('input[name="captured"]', "20")
+    page.wait_for_url(re.compile(r"/login/\?next="))
+    assert f"sessions/{session.pk}/table/" in unquote(page.url)
+
+
+def test_an_expired_login_on_record_leads_to_the_login_page_and_records_nothing(scorekeeping):
+    page, session, posts = scorekeeping
+    _enter(page, "bid 80 + captured 15", declarer=0, bid=80, captured=15)
+    LoginSession.objects.all().delete()
+    page.route(re.compile(r"/table/preview/$"), lambda route: route.abort())  # only the Record call counts
+    page.click("button.record")
+    page.wait_for_url(re.compile(r"/login/\?next="))
+    assert Hand.objects.filter(session=session).count() == 0
+    assert len([url for url in posts if url.endswith("/table/")]) == 1
+
+
+def test_a_refused_record_shows_why_without_posting_the_form_again(scorekeeping):
+    page, session, posts = scorekeeping
+    _enter(page, "bid 80 + captured 15", declarer=0, bid=80, captured=15)
+    services.session_close(session=session, user=session.created_by)  # closed at another phone meanwhile
+    page.click("button.record")
+    expect(page.locator(".banner[role=alert]")).to_be_visible()
+    page.wait_for_timeout(300)
+    assert [url for url in posts if url.endswith("/table/")] == [page.url.split("#")[0]]
+    assert Hand.objects.filter(session=session).count() == 0
+    assert page.js_errors == []
