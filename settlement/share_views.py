@@ -16,7 +16,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
@@ -25,24 +25,15 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_POST
 
 from . import selectors, shares
-from .models import Membership, Session, engine_lang
+from .models import engine_lang
 from .rules.registry import VARIANTS
+from .scoping import get_session_for_user
 from .views import _game_columns, _game_label  # what the table page calls a game, in the reader's language
 
 TV = "tv"
 # After a write every open share page misses at its next poll: the first one renders the fragment,
 # the others of that worker get it from the cache under its ETag (which names everything it depends on).
 LIVE_CACHE_SECONDS = 600
-
-
-def _get_session_for_user(request: HttpRequest, slug: str, session_id: int) -> tuple[Membership, Session]:
-    try:
-        membership = Membership.objects.select_related("club").get(user=request.user, club__slug=slug)
-    except Membership.DoesNotExist:
-        raise Http404("no such club") from None
-    session = get_object_or_404(Session, pk=session_id, club=membership.club)
-    session.club = membership.club
-    return membership, session
 
 
 def _get_shared_for_token(token: str) -> shares.SharedSession:
@@ -123,7 +114,7 @@ def share_live(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def share_create(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
     """Make the session's link (a new one when it had one: the old one stops working)."""
-    _, session = _get_session_for_user(request, slug, session_id)
+    _, session = get_session_for_user(request.user, session_id, slug)
     shares.share_create(session=session, user=request.user)
     return redirect(reverse("table", args=[slug, session.pk]) + "?share=1#share")
 
@@ -131,7 +122,7 @@ def share_create(request: HttpRequest, slug: str, session_id: int) -> HttpRespon
 @login_required
 @require_POST
 def share_revoke(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
-    _, session = _get_session_for_user(request, slug, session_id)
+    _, session = get_session_for_user(request.user, session_id, slug)
     shares.share_revoke(session=session, user=request.user)
     return redirect(reverse("table", args=[slug, session.pk]) + "?share=1#share")
 
@@ -139,7 +130,7 @@ def share_revoke(request: HttpRequest, slug: str, session_id: int) -> HttpRespon
 @login_required
 def share_card(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
     """A card to print and put on the table: the QR code, the link and what it is."""
-    membership, session = _get_session_for_user(request, slug, session_id)
+    membership, session = get_session_for_user(request.user, session_id, slug)
     link = shares.share_active(session=session)
     if link is None:
         raise Http404("the session has no share link")

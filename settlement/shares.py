@@ -16,12 +16,12 @@ from dataclasses import dataclass
 import segno
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from .models import WRITE_ROLES, HandRevision, Membership, Session, ShareLink
+from . import policy
+from .models import HandRevision, Session, ShareLink
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -36,7 +36,7 @@ def share_create(*, session: Session, user: User) -> ShareLink:
     with transaction.atomic():
         # The session row's lock serializes two makers, as it serializes writers of hands.
         session = Session.objects.select_for_update().get(pk=session.pk)
-        _require_writer(user=user, session=session)
+        policy.require_write(user=user, club_id=session.club_id)
         ShareLink.objects.filter(session=session, revoked_at__isnull=True).update(revoked_at=timezone.now())
         return ShareLink.objects.create(
             session=session,
@@ -48,16 +48,8 @@ def share_create(*, session: Session, user: User) -> ShareLink:
 def share_revoke(*, session: Session, user: User) -> int:
     """Revoke the session's link: it is a 404 from now on. How many were revoked (0 or 1)."""
     with transaction.atomic():
-        _require_writer(user=user, session=session)
+        policy.require_write(user=user, club_id=session.club_id)
         return ShareLink.objects.filter(session=session, revoked_at__isnull=True).update(revoked_at=timezone.now())
-
-
-def _require_writer(*, user: User, session: Session) -> None:
-    if not user.is_authenticated:
-        raise PermissionDenied("sharing needs a login")
-    role = Membership.objects.filter(user=user, club_id=session.club_id).values_list("role", flat=True).first()
-    if role not in WRITE_ROLES:
-        raise PermissionDenied("sharing needs the role of owner or scorekeeper")
 
 
 def share_active(*, session: Session) -> ShareLink | None:

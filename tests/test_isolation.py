@@ -17,6 +17,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from settlement import shares
 from settlement.models import Hand, HandRevision, Player, Role, Session
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, make_session, record_hands
 
@@ -52,6 +53,9 @@ ROUTES = [
     Row("table", "post", WRITE, WEB_HAND),
     Row("table_preview", "post", WRITE, {**WEB_HAND, "action": "preview"}),
     Row("table_close", "post", WRITE, {}),
+    Row("share_create", "post", WRITE, {}),
+    Row("share_revoke", "post", WRITE, {}),
+    Row("share_card", "get", READ),
     Row("table_fix", "get", READ),
     Row("table_fix", "post", WRITE, {"action": "void", "reason": "entered twice"}),
     Row("api_club_players", "get", READ),
@@ -102,6 +106,7 @@ def world() -> World:
         player = make_player(club, f"player-{key}")
         session = make_session(club, owner, players=[player, "乙", "丙", "丁"])
         record_hands(session, owner, BENXI_EXAMPLE[:2])
+        shares.share_create(session=session, user=owner)  # so that its printable card is there to refuse
         objects[key] = {"club": club, "owner": owner, "player": player, "session": session}
     ours = objects["ours"]
     return World(ours, objects["theirs"], make_member(ours["club"], Role.VIEWER), objects["theirs"]["owner"])
