@@ -252,6 +252,7 @@ def overflows(page: Any) -> list[str]:
           for (const el of document.querySelectorAll("body *")) {
             const box = el.getBoundingClientRect();
             const out = box.right > width + 0.5 || box.left < -0.5;
+            if (el.closest(".table-scroll")) continue;  // a wide data table scrolls in its own region
             if (box.width && out && getComputedStyle(el).position !== "absolute") {
               wide.push(el.tagName.toLowerCase() + "." + el.className + " " + Math.round(box.right));
             }
