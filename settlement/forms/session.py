@@ -135,9 +135,12 @@ class SessionOpenForm(forms.Form):
             up = value["up"]
             for i in range(len(up) + EXTRA_ROWS):
                 low, levels = up[i] if i < len(up) else (None, None)
+                low_field, levels_field = _number(0, None, 5, required=i == 0), _number(1, None, 1, required=i == 0)
+                # The two inputs of a row, told apart for a screen reader (the page shows them side by side).
+                low_field.label, levels_field.label = _("from a score of"), _("levels")
                 names = [
-                    self._field(f"{base}__up_{i}_low", _number(0, None, 5, required=i == 0), low),
-                    self._field(f"{base}__up_{i}_levels", _number(1, None, 1, required=i == 0), levels),
+                    self._field(f"{base}__up_{i}_low", low_field, low),
+                    self._field(f"{base}__up_{i}_levels", levels_field, levels),
                 ]
                 rows.append((labels["up"] if i == 0 else "", names))
             for part in ("switch", "step"):

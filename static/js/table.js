@@ -5,6 +5,14 @@
   "use strict";
   document.documentElement.classList.add("js");
 
+  /* Large type, remembered on this device. This file is loaded in the head without defer, so the class
+     is on <html> before the page is first drawn: no flash of small type. */
+  var LARGE = "baifen-large-type";
+  function largeStored() {
+    try { return window.localStorage.getItem(LARGE) === "1"; } catch (e) { return false; }
+  }
+  document.documentElement.classList.toggle("large-type", largeStored());
+
   function ready(fn) {
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fn);
     else fn();
@@ -21,6 +29,20 @@
     window.location.assign(login + "?next=" + encodeURIComponent(location.pathname + location.search));
   }
 
+  ready(function () {
+    var large = document.querySelector("button.large-type");
+    if (large) {
+      large.hidden = false;
+      large.setAttribute("aria-pressed", String(largeStored()));
+      large.addEventListener("click", function () {
+        var on = large.getAttribute("aria-pressed") !== "true";
+        large.setAttribute("aria-pressed", String(on));
+        document.documentElement.classList.toggle("large-type", on);
+        try { window.localStorage.setItem(LARGE, on ? "1" : "0"); } catch (e) { /* private mode: this page only */ }
+      });
+    }
+  });
+
   ready(setUp);
 
   function setUp() {
@@ -29,6 +51,7 @@
     var receipt = document.getElementById("receipt");
     var status = form.querySelector(".submit-status");
     var summary = form.querySelector(".actions .summary");
+    var spoken = document.getElementById("receipt-status");
     var players = parseInt(form.dataset.players, 10) || 4;
 
     function checked(name) {
@@ -185,6 +208,25 @@
       note.textContent = form.dataset.previewFailed;
       if (summary) summary.innerHTML = "";
     }
+    /* The receipt in one sentence for a screen reader (a polite live region): what the hand settled and
+       each side's figure, or what is still missing, or why the rules refuse it; said again only when it changes. */
+    function announce(body) {
+      if (!spoken || !body) return;
+      var text = "";
+      var clean = function (el) { return el ? el.textContent.replace(/\s+/g, " ").trim() : ""; };
+      if (body.dataset.state === "ok") {
+        var parts = [clean(body.querySelector(".what"))];
+        body.querySelectorAll("table.figures tbody tr").forEach(function (row) {
+          parts.push(clean(row.querySelector("th")) + " " + clean(row.querySelector("td")));
+        });
+        var end = body.querySelector(".game-end");
+        if (end) parts.push(clean(end));
+        text = parts.join("; ");
+      } else if (body.dataset.state !== "empty") {
+        text = clean(body.querySelector(".missing, .refused"));
+      }
+      if (text && text !== spoken.textContent) spoken.textContent = text;
+    }
     function preview() {
       var number = ++asked;
       var data = new FormData(form);
@@ -210,6 +252,7 @@
           var body = receipt.querySelector(".receipt-body");
           var line = body && body.dataset.state === "ok" ? receipt.querySelector(".receipt-summary") : null;
           if (summary) summary.innerHTML = line ? line.innerHTML : "";
+          announce(body);
         })
         .catch(function () {
           /* offline: the receipt says it is stale and waits for the next change */

@@ -3,13 +3,22 @@
 With `CI=true` a missing Chromium (or Playwright) fails the run; elsewhere the tests are skipped.
 Django's live server runs in a thread of this process, and sync Playwright keeps an event loop
 running in the test's thread, so the ORM is told that is fine (DJANGO_ALLOW_ASYNC_UNSAFE).
+
+Every page a test visits is checked with axe-core (WCAG 2.1 A and AA): the copy bundled in the pinned
+`axe-playwright-python` wheel is put into each document before the page's own scripts (an init
+script, which the Content-Security-Policy does not apply to), runs once the page has loaded and its
+fetches have settled, and reports back to Python. A test that passed fails with the report of every
+violation found on any page it visited; `axe_check(page)` checks the page as it is now (after a
+change made by hand, in the dark scheme …). axe-core loads nothing from the network.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -57,13 +66,143 @@ def fast_passwords(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-@pytest.fixture
-def new_page(browser: Any, live_server: Any) -> Iterator[Any]:
-    """`new_page(user=None, viewport=PHONE, lang="zh-hans", script=True)`: a page in a fresh context, as `user`."""
-    contexts = []
+# --- axe-core on every page ---
 
-    def make(user: Any = None, viewport: dict[str, int] = PHONE, lang: str = "zh-hans", script: bool = True) -> Any:
-        context = browser.new_context(viewport=viewport, device_scale_factor=1, java_script_enabled=script)
+# The rules of WCAG 2.0 and 2.1, levels A and AA (axe's tags); "best-practice" rules are not failures.
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+AXE_OPTIONS = {"runOnly": {"type": "tag", "values": AXE_TAGS}, "resultTypes": ["violations"]}
+
+
+def _axe_source() -> str:
+    import axe_playwright_python
+
+    return (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text(encoding="utf-8")
+
+
+# Runs in every document before its own scripts: counts the page's fetches (the table page asks for its
+# receipt as it loads), and once the page has loaded and nothing is in flight, runs axe and reports.
+AXE_RUNNER = """
+(() => {
+  if (window.top !== window || !/^https?:$/.test(location.protocol)) return;
+  let inFlight = 0;
+  const realFetch = window.fetch;
+  window.fetch = function () {
+    inFlight++;
+    return realFetch.apply(this, arguments).finally(() => setTimeout(() => inFlight--, 150));
+  };
+  window.__axeDone = new Promise((resolve) => {
+    window.addEventListener("load", () => {
+      const started = Date.now();
+      const go = () => {
+        if (inFlight > 0 && Date.now() - started < 5000) return setTimeout(go, 50);
+        window.axe.run(document, %(options)s)
+          .then((r) => window.__axeSlim(r.violations))
+          .catch((e) => [{id: "axe-error", impact: "critical", help: String(e), nodes: []}])
+          .then((found) => window.__axeReport(location.href, found))
+          .then(resolve, resolve);
+      };
+      setTimeout(go, 50);
+    });
+  });
+  window.__axeSlim = (violations) => violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map((n) => ({target: n.target.join(" "), html: n.html.slice(0, 160), summary: n.failureSummary})),
+  }));
+})();
+"""
+
+
+def axe_report(found: list[tuple[str, str, list[dict[str, Any]]]]) -> str:
+    """The violations, page by page, rule by rule, element by element: readable in a test's failure."""
+    lines = [f"axe-core (WCAG 2.1 A/AA) found violations on {len(found)} page state(s):"]
+    for where, url, violations in found:
+        lines.append(f"\n{url}  [{where}]")
+        for v in violations:
+            lines.append(f"  {v['id']} ({v['impact']}): {v['help']} — {len(v['nodes'])} element(s)")
+            for node in v["nodes"][:8]:
+                lines.append(f"    {node['target']}  {node['html']}")
+                summary = " ".join((node.get("summary") or "").split())
+                if summary:
+                    lines.append(f"      {summary[:300]}")
+            if len(v["nodes"]) > 8:
+                lines.append(f"    … and {len(v['nodes']) - 8} more")
+    return "\n".join(lines)
+
+
+def _where(page: Any) -> str:
+    return page.axe_where
+
+
+def _settle(page: Any) -> None:
+    """Wait for the axe run of the document now shown (a test's next step must not cut it short)."""
+    from playwright.sync_api import Error
+
+    if page.is_closed():
+        return
+    for _attempt in range(3):
+        try:
+            page.evaluate("() => window.__axeDone || null")
+            return
+        except Error:  # navigating: the next document has its own run
+            page.wait_for_load_state("load")
+
+
+def axe_check(page: Any, what: str = "") -> None:
+    """Check the page as it is now (after the test changed it) and fail with the report of its violations."""
+    _settle(page)
+    violations = page.evaluate(
+        f"() => window.axe.run(document, {json.dumps(AXE_OPTIONS)}).then(r => window.__axeSlim(r.violations))"
+    )
+    if violations:
+        where = _where(page) + (f", {what}" if what else "")
+        raise AssertionError(axe_report([(where, page.url, violations)]))
+
+
+def axe_found(page: Any) -> list[tuple[str, str, list[dict[str, Any]]]]:
+    """The violations reported by the automatic runs so far (each page visited), once the last has finished."""
+    _settle(page)
+    return [(_where(page), url, v) for url, v in page.axe_reports if v]
+
+
+# The page's methods that act on it or leave it: before each, the run on the current document finishes.
+_ACTIONS = ("goto", "click", "dblclick", "fill", "check", "uncheck", "press", "select_option", "go_back", "reload")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: Any) -> Any:
+    """A browser test that passed fails when axe-core found a violation on a page it visited."""
+    result = yield
+    found = []
+    for page in getattr(item, "axe_pages", []):
+        found.extend(axe_found(page))
+    if found:
+        raise AssertionError(axe_report(found))
+    return result
+
+
+@pytest.fixture
+def new_page(browser: Any, live_server: Any, request: Any) -> Iterator[Any]:
+    """`new_page(user=None, viewport=PHONE, lang="zh-hans", script=True, color_scheme="light")`: a page in a
+    fresh context, as `user`; axe-core checks each document it shows (not with `script=False`: no script runs)."""
+    contexts = []
+    request.node.axe_pages = []
+    runner = _axe_source() + "\n" + AXE_RUNNER % {"options": json.dumps(AXE_OPTIONS)}
+
+    def make(
+        user: Any = None,
+        viewport: dict[str, int] = PHONE,
+        lang: str = "zh-hans",
+        script: bool = True,
+        color_scheme: str = "light",
+        reduced_motion: str = "no-preference",
+    ) -> Any:
+        context = browser.new_context(
+            viewport=viewport,
+            device_scale_factor=1,
+            java_script_enabled=script,
+            color_scheme=color_scheme,
+            reduced_motion=reduced_motion,
+        )
         context.set_default_timeout(10_000)
         cookies = [{"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live_server.url}]
         if user is not None:
@@ -73,15 +212,35 @@ def new_page(browser: Any, live_server: Any) -> Iterator[Any]:
             cookies.append({"name": settings.SESSION_COOKIE_NAME, "value": key, "url": live_server.url})
         context.add_cookies(cookies)
         contexts.append(context)
+        reports: list[tuple[str, list[dict[str, Any]]]] = []
+        if script:
+            context.expose_binding("__axeReport", lambda _source, url, violations: reports.append((url, violations)))
+            context.add_init_script(script=runner)
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.js_errors = errors
+        page.axe_reports = reports
+        page.axe_where = f"{lang}, {viewport['width']}×{viewport['height']}, {color_scheme}"
+        if script:
+            for name in _ACTIONS:
+                _settle_before(page, name)
+            request.node.axe_pages.append(page)
         return page
 
     yield make
     for context in contexts:
         context.close()
+
+
+def _settle_before(page: Any, name: str) -> None:
+    action = getattr(page, name)
+
+    def settled_first(*args: Any, **kwargs: Any) -> Any:
+        _settle(page)
+        return action(*args, **kwargs)
+
+    setattr(page, name, settled_first)
 
 
 def overflows(page: Any) -> list[str]:
@@ -93,6 +252,7 @@ def overflows(page: Any) -> list[str]:
           for (const el of document.querySelectorAll("body *")) {
             const box = el.getBoundingClientRect();
             const out = box.right > width + 0.5 || box.left < -0.5;
+            if (el.closest(".table-scroll")) continue;  // a wide data table scrolls in its own region
             if (box.width && out && getComputedStyle(el).position !== "absolute") {
               wide.push(el.tagName.toLowerCase() + "." + el.className + " " + Math.round(box.right));
             }
