@@ -26,7 +26,7 @@ from .ledger import LedgerError
 from .models import Hand, Membership, Player, Role, Session, engine_lang, variant_label
 from .presentation.options import option_rows
 from .presentation.revisions import revision_lines
-from .presentation.sessions import event_lines, game_label, standings_note
+from .presentation.sessions import event_lines, game_label, hand_label, standings_note
 from .rules.registry import VARIANTS
 
 RECENT_SESSIONS = 10
@@ -332,7 +332,7 @@ def _table_error(form: TableHandForm, error: LedgerError, view: selectors.TableV
         form.add_error(None, message)  # the revision is a hidden field: say it over the whole form
         return message, ""
     if error.hand is not None and error.hand != number:
-        message = _("Hand %(n)s: %(message)s") % {"n": error.hand, "message": message}
+        message = hand_label(view.session.variant, error.hand, "refused", message=message)
         form.add_error(None, message)
         return message, ""
     field = form.field_for_error(error.field)

@@ -543,5 +543,5 @@ def test_a_correction_that_a_later_hand_no_longer_passes_is_refused_naming_that_
     data = {"declarer": "0", "captured": "0", "reason": "记错了", "action": "correct"}
     response = client.post(_url("table_fix", session, number=1), data)
     page = response.content.decode()
-    assert response.status_code == 400 and "第 2 局：一盘的第一副牌没有进贡" in page
+    assert response.status_code == 400 and "第 2 副：一盘的第一副牌没有进贡" in page
     assert HandRevision.objects.filter(hand__number=1).count() == 1
