@@ -285,8 +285,20 @@ def session_reopen(request: HttpRequest, slug: str, session_id: int) -> HttpResp
 def hand_detail(request: HttpRequest, slug: str, session_id: int, number: int) -> HttpResponse:
     """A hand: its receipt, its revisions, and (for a writer) the entry form to correct or void it."""
     membership, hand = _get_hand_for_user(request, slug, session_id, number)
-    session = hand.session
-    view = selectors.table_view(session=session, lang=_lang(), fix=number)
+    view = selectors.table_view(session=hand.session, lang=_lang(), fix=number)
+    return _hand_page(request, membership, view, number)
+
+
+def _hand_page(
+    request: HttpRequest,
+    membership: Membership,
+    view: selectors.TableView,
+    number: int,
+    form: TableHandForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The hand page; `form` is a refused correction or void posted from it, shown with its errors."""
+    session = view.session
     record = next(h for h in view.hands if h.number == number)
     can_fix = membership.can_write and (session.is_open or membership.role == Role.OWNER)
     ctx = {
@@ -296,14 +308,14 @@ def hand_detail(request: HttpRequest, slug: str, session_id: int, number: int) -
         "players": view.players,
         "entry": record,
         "view": view,
-        "form": _table_form(session, view) if can_fix else None,
+        "form": (form or _table_form(session, view)) if can_fix else None,
         "rules": VARIANTS[session.variant],
         "return_to": "hand",
         "history": revision_lines(revisions=record.revisions, players=view.players, lang=_lang()),
         "receipt": None,
         **_game_columns(session.variant),
     }
-    return render(request, "settlement/hand_detail.html", ctx)
+    return render(request, "settlement/hand_detail.html", ctx, status=status)
 
 
 # --- the scorekeeper's table page ---
@@ -521,11 +533,19 @@ def table_fix(request: HttpRequest, slug: str, session_id: int, number: int) -> 
     if form is None:
         return redirect(_table_url(slug, session.pk))
     action = request.POST.get("action")
+    from_hand = request.POST.get("return_to") == "hand"
     done = (
         reverse("hand_detail", args=[slug, session.pk, number])
-        if request.POST.get("return_to") == "hand"
+        if from_hand
         else _table_url(slug, session.pk, fixed=number)
     )
+
+    def refused(receipt: dict[str, Any] | None) -> HttpResponse:
+        # A refusal stays on the page it was posted from, the hand page keeping its trail and its way back.
+        if from_hand:
+            return _hand_page(request, membership, view, number, form, status=400)
+        return _table_page(request, membership, view, form, receipt, status=400)
+
     if action == "void":
         void = HandVoidForm(request.POST)
         if void.is_valid():
@@ -543,7 +563,7 @@ def table_fix(request: HttpRequest, slug: str, session_id: int, number: int) -> 
                 return redirect(done)
         else:
             form.add_error("reason", _("Say why the hand is voided."))
-        return _table_page(request, membership, view, form, None, status=400)
+        return refused(None)
     if action == "correct":
         if form.is_valid():
             try:
@@ -559,7 +579,7 @@ def table_fix(request: HttpRequest, slug: str, session_id: int, number: int) -> 
                 _table_error(form, error, view)
             else:
                 return redirect(done)
-        return _table_page(request, membership, view, form, {"invalid": True}, status=400)
+        return refused({"invalid": True})
     receipt = _table_receipt(session, form, view)
     return _table_page(request, membership, view, form, receipt, status=400 if form.errors else 200)
 
