@@ -54,7 +54,8 @@ bench: $(STAMP)
 	$(PY) bench/share_poll.py
 	$(PY) bench/ledger.py
 
-# `make screenshots`: the table page (zh-Hans and English, 360×740 phone and desktop) into docs/screenshots/,
+# `make screenshots`: the table page (zh-Hans and English, 360×740 phone and desktop), the new-session page and a
+# corrected hand's page (phone) into docs/screenshots/,
 # drawn by the system Chromium (Debian's `chromium` and `fonts-noto-cjk`); CI=true makes a missing one an error.
 .PHONY: screenshots
 screenshots: $(STAMP) $(MO)

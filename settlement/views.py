@@ -24,7 +24,7 @@ from .ledger import LedgerError
 from .models import Membership, Player, Session, variant_label
 from .presentation.options import option_rows
 from .presentation.revisions import revision_lines
-from .presentation.sessions import event_lines, game_label, standings_note
+from .presentation.sessions import event_lines, game_label, hand_label, standings_note
 from .rules.registry import VARIANTS
 from .scoping import (
     get_hand_for_user,
@@ -249,8 +249,20 @@ def session_reopen(request: HttpRequest, slug: str, session_id: int) -> HttpResp
 def hand_detail(request: HttpRequest, slug: str, session_id: int, number: int) -> HttpResponse:
     """A hand: its receipt, its revisions, and (for a writer) the entry form to correct or void it."""
     membership, hand = get_hand_for_user(request.user, session_id, number, slug)
-    session = hand.session
-    view = selectors.table_view(session=session, lang=request_lang(), fix=number)
+    view = selectors.table_view(session=hand.session, lang=request_lang(), fix=number)
+    return _hand_page(request, membership, view, number)
+
+
+def _hand_page(
+    request: HttpRequest,
+    membership: Membership,
+    view: selectors.TableView,
+    number: int,
+    form: TableHandForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The hand page; `form` is a refused correction or void posted from it, shown with its errors."""
+    session = view.session
     record = next(h for h in view.hands if h.number == number)
     flags = policy.session_flags(membership.role, session)
     ctx = {
@@ -260,7 +272,7 @@ def hand_detail(request: HttpRequest, slug: str, session_id: int, number: int) -
         "players": view.players,
         "entry": record,
         "view": view,
-        "form": _table_form(session, view) if flags["can_fix"] else None,
+        "form": (form or _table_form(session, view)) if flags["can_fix"] else None,
         "rules": VARIANTS[session.variant],
         "return_to": "hand",
         "history": revision_lines(revisions=record.revisions, players=view.players, lang=request_lang()),
@@ -268,7 +280,7 @@ def hand_detail(request: HttpRequest, slug: str, session_id: int, number: int) -
         **flags,
         **_game_columns(session.variant),
     }
-    return render(request, "settlement/hand_detail.html", ctx)
+    return render(request, "settlement/hand_detail.html", ctx, status=status)
 
 
 # --- the scorekeeper's table page ---
@@ -297,7 +309,7 @@ def _table_error(form: TableHandForm, error: LedgerError, view: selectors.TableV
         form.add_error(None, message)  # the revision is a hidden field: say it over the whole form
         return message, ""
     if error.hand is not None and error.hand != number:
-        message = _("Hand %(n)s: %(message)s") % {"n": error.hand, "message": message}
+        message = hand_label(view.session.variant, error.hand, "refused", message=message)
         form.add_error(None, message)
         return message, ""
     field = form.field_for_error(error.field)
@@ -484,11 +496,19 @@ def table_fix(request: HttpRequest, slug: str, session_id: int, number: int) -> 
     if form is None:
         return redirect(_table_url(slug, session.pk))
     action = request.POST.get("action")
+    from_hand = request.POST.get("return_to") == "hand"
     done = (
         reverse("hand_detail", args=[slug, session.pk, number])
-        if request.POST.get("return_to") == "hand"
+        if from_hand
         else _table_url(slug, session.pk, fixed=number)
     )
+
+    def refused(receipt: dict[str, Any] | None) -> HttpResponse:
+        # A refusal stays on the page it was posted from, the hand page keeping its trail and its way back.
+        if from_hand:
+            return _hand_page(request, membership, view, number, form, status=400)
+        return _table_page(request, membership, view, form, receipt, status=400)
+
     if action == "void":
         void = HandVoidForm(request.POST)
         if void.is_valid():
@@ -506,7 +526,7 @@ def table_fix(request: HttpRequest, slug: str, session_id: int, number: int) -> 
                 return redirect(done)
         else:
             form.add_error("reason", _("Say why the hand is voided."))
-        return _table_page(request, membership, view, form, None, status=400)
+        return refused(None)
     if action == "correct":
         if form.is_valid():
             try:
@@ -522,7 +542,7 @@ def table_fix(request: HttpRequest, slug: str, session_id: int, number: int) -> 
                 _table_error(form, error, view)
             else:
                 return redirect(done)
-        return _table_page(request, membership, view, form, {"invalid": True}, status=400)
+        return refused({"invalid": True})
     receipt = _table_receipt(session, form, view)
     return _table_page(request, membership, view, form, receipt, status=400 if form.errors else 200)
 

@@ -85,8 +85,14 @@ class SessionOpenForm(forms.Form):
                 label=_("Seat %(seat)s") % {"seat": seat + 1}, queryset=players, required=False
             )
             self.fields[f"seat_{seat}_player"].empty_label = _("— new guest —")
+            # The template shows the seat's label only once: the box says what it is for itself.
             self.fields[f"seat_{seat}_name"] = forms.CharField(
-                label=_("or a guest's name"), max_length=60, required=False
+                label=_("or a guest's name"),
+                max_length=60,
+                required=False,
+                widget=forms.TextInput(
+                    attrs={"placeholder": _("or a guest's name"), "aria-label": _("or a guest's name")}
+                ),
             )
 
     # --- building the controls ---

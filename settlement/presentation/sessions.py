@@ -9,6 +9,7 @@ from typing import Any
 
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from ..ledger import django_lang
 from ..rules.registry import VARIANTS
@@ -44,6 +45,38 @@ def game_label(variant: str, n: int) -> str:
     if variant == "biaofen":
         return _("Round %(n)s") % {"n": n}
     return _("Game %(n)s") % {"n": n}
+
+
+def hand_label(variant: str, n: int, what: str = "hand", message: str = "") -> str:
+    """A hand named as the variant's players name it, in the active language.
+
+    `第 3 局` in the 打百分 games, 打二鬼 and 标分; `第 3 副` in the level games (红星五, 打滚子, 升级), as
+    their rules' own texts say (下一副 …). English says "hand" in every game: the level games' texts
+    are the same msgids under the context "level game". `what`: `hand` (a heading), `fix` (the
+    correction form's heading), `corrected` (a correction's receipt), `recorded`, `fixed` (notices),
+    `refused` (another hand's refusal, `message`), `next` (the share page's next hand).
+    """
+    if VARIANTS[variant].has_levels:
+        texts = {
+            "hand": pgettext("level game", "Hand %(n)s"),
+            "fix": pgettext("level game", "Fix hand %(n)s"),
+            "corrected": pgettext("level game", "Hand %(n)s, corrected"),
+            "recorded": pgettext("level game", "Hand %(n)s recorded."),
+            "fixed": pgettext("level game", "Hand %(n)s fixed; the totals after it are settled again."),
+            "refused": pgettext("level game", "Hand %(n)s: %(message)s"),
+            "next": pgettext("level game", "Next: hand %(n)s"),
+        }
+    else:
+        texts = {
+            "hand": _("Hand %(n)s"),
+            "fix": _("Fix hand %(n)s"),
+            "corrected": _("Hand %(n)s, corrected"),
+            "recorded": _("Hand %(n)s recorded."),
+            "fixed": _("Hand %(n)s fixed; the totals after it are settled again."),
+            "refused": _("Hand %(n)s: %(message)s"),
+            "next": _("Next: hand %(n)s"),
+        }
+    return texts[what] % {"n": n, "message": message}
 
 
 @dataclass(frozen=True, kw_only=True)

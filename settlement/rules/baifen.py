@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from .base import (
     BidRule,
@@ -211,16 +212,22 @@ PRESET_DEFAULTS: Mapping[Region, RegionalOptions] = {
 }
 
 MESSAGES: Mapping[str, tuple[str, str]] = {
+    # Places count from 0 at the dealer in the rules (p = (declarer − dealer) mod 4); players count
+    # the bidders from 1, the dealer first, so the messages say "the third bidder", never "place 2".
     "error.bid.place_minimum": (
-        "{region}第 {place} 位叫分至少 {minimum}",
-        "{region} place {place} must bid at least {minimum}",
+        "{region}第 {nth} 个叫的（头家为第 1 个）至少叫 {minimum}",
+        "in {region} the {bidder} bidder (the dealer is first) must bid at least {minimum}",
     ),
     "error.bid.forced_only": ("{region}叫 {bid} 只能是被迫坐庄", "{region} allows a bid of {bid} only when forced"),
     "error.forced.not_allowed": ("{region}不能被迫坐庄", "{region} has no forced declarer"),
     "error.forced.place": (
-        "{region}只有第 {place} 位可以被迫坐庄",
-        "in {region} only place {place} can be forced",
+        "{region}只有第 {nth} 个叫的（头家为第 1 个）可以被迫坐庄",
+        "in {region} only the {bidder} bidder (the dealer is first) can be forced",
     ),
+    "bidder.1": ("第 1 个", "first"),
+    "bidder.2": ("第 2 个", "second"),
+    "bidder.3": ("第 3 个", "third"),
+    "bidder.4": ("第 4 个", "fourth"),
     "error.forced.bid": (
         "{region}被迫坐庄时叫分应为 {low}–{high}",
         "in {region} a forced declarer bids {low}–{high}",
@@ -349,14 +356,19 @@ def bid_refusal(region: Region, *, place: int, bid: int, forced: bool) -> RulesE
         if rules.forced_place is None:
             return RulesError("forced.not_allowed", field="forced", region=name)
         if place != rules.forced_place:
-            return RulesError("forced.place", field="forced", region=name, place=rules.forced_place)
+            return RulesError("forced.place", field="forced", region=name, **_bidder(rules.forced_place))
         high = rules.forced_max_bid or DECK_POINTS
         if rules.forced_min_bid is not None and not rules.forced_min_bid <= bid <= high:
             return RulesError("forced.bid", field="bid", region=name, low=rules.forced_min_bid, high=high)
     minimum = rules.place_minimum.get(place)
     if minimum is not None and bid < minimum:
-        return RulesError("bid.place_minimum", field="bid", region=name, place=place, minimum=minimum)
+        return RulesError("bid.place_minimum", field="bid", region=name, minimum=minimum, **_bidder(place))
     return None
+
+
+def _bidder(place: int) -> dict[str, Any]:
+    """Message parameters naming bidding place `place` (0 = 头家) as players count: from 1, the dealer first."""
+    return {"place": place, "nth": place + 1, "bidder": Msg(key=f"bidder.{place + 1}")}
 
 
 def regional_bids(region: Region) -> tuple[BidRule, ...]:

@@ -10,6 +10,7 @@ from django import template
 from django.utils.translation import gettext_lazy as _
 
 from ..presentation.formats import minus, signed
+from ..presentation.sessions import hand_label as _hand_label
 
 register = template.Library()
 
@@ -113,3 +114,9 @@ def at(values: Sequence[Any] | None, index: int) -> Any:
         return values[index] if values is not None else None
     except (IndexError, TypeError):
         return None
+
+
+@register.simple_tag
+def hand_label(variant: str, n: int, what: str = "hand") -> str:
+    """`{% hand_label session.variant n %}`: 第 n 局, or 第 n 副 in a level game (presentation.sessions)."""
+    return _hand_label(variant, n, what)

@@ -273,7 +273,7 @@ def test_a_refusal_is_in_the_requests_language(table):
     }
     en = table.client("owner", lang="en").post(LIST.format("laonian"), document, format="json").json()
     zh = table.client("owner", lang="zh-hans").post(LIST.format("laonian"), document, format="json").json()
-    assert en["message"] == "Benxi place 2 must bid at least 85"
+    assert en["message"] == "in Benxi the third bidder (the dealer is first) must bid at least 85"
     assert zh["message"].startswith("本溪") and (zh["hand"], zh["field"]) == (en["hand"], en["field"]) == (1, "bid")
 
 

@@ -158,6 +158,63 @@ def test_it_rejects_a_bid_the_region_forbids(region, dealer, declarer, bid, forc
     assert (caught.value.hand, caught.value.field, caught.value.code) == (2, field, code)
 
 
+# A place p = (declarer − dealer) mod 4 counts from 0 at 头家 (baifen.md); players count the bidders
+# from 1, the dealer first, so place p is the (p + 1)th bidder in the message.
+# (variant, dealer, declarer, bid, forced, zh-Hans, en)
+PLACE_MESSAGES = [
+    # dealer 0, declarer 2: p = 2, the third bidder; 本溪 wants 85 there.
+    (
+        "benxi",
+        0,
+        2,
+        80,
+        False,
+        "本溪第 3 个叫的（头家为第 1 个）至少叫 85",
+        "in Benxi the third bidder (the dealer is first) must bid at least 85",
+    ),
+    # dealer 1, declarer 0: p = (0 − 1) mod 4 = 3, the fourth bidder.
+    (
+        "benxi",
+        1,
+        0,
+        80,
+        False,
+        "本溪第 4 个叫的（头家为第 1 个）至少叫 85",
+        "in Benxi the fourth bidder (the dealer is first) must bid at least 85",
+    ),
+    # 本溪 forces only p = 3 (three passed before): the fourth bidder.
+    (
+        "benxi",
+        0,
+        0,
+        90,
+        True,
+        "本溪只有第 4 个叫的（头家为第 1 个）可以被迫坐庄",
+        "in Benxi only the fourth bidder (the dealer is first) can be forced",
+    ),
+    # 抚顺 forces only p = 0 (all four passed): the dealer, the first bidder.
+    (
+        "fushun",
+        0,
+        1,
+        80,
+        True,
+        "抚顺只有第 1 个叫的（头家为第 1 个）可以被迫坐庄",
+        "in Fushun only the first bidder (the dealer is first) can be forced",
+    ),
+]
+
+
+@pytest.mark.parametrize(("region", "dealer", "declarer", "bid", "forced", "zh", "en"), PLACE_MESSAGES)
+def test_a_place_refusal_counts_the_bidders_from_one_at_the_dealer(region, dealer, declarer, bid, forced, zh, en):
+    hand = {"dealer": dealer, "declarer": declarer, "bid": bid, "captured": 0}
+    if forced:
+        hand["forced"] = True
+    with pytest.raises(RulesError) as caught:
+        settle(f"baifen.{region}", [{"dealer": 0, "declarer": 0, "bid": 100, "captured": 0}, hand])
+    assert (caught.value.message("zh-Hans"), caught.value.message("en")) == (zh, en)
+
+
 @pytest.mark.parametrize(
     ("region", "reason", "allowed"),
     [

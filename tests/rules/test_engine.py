@@ -175,8 +175,11 @@ def test_it_rejects_a_bad_document_naming_the_hand_and_the_field(doc, hand, fiel
 def test_an_error_reads_in_both_languages():
     with pytest.raises(RulesError) as caught:
         settle("baifen.benxi", [BENXI_HAND, {"dealer": 0, "declarer": 2, "bid": 80, "captured": 0}])
-    assert caught.value.describe("en") == "hand 2: bid: Benxi place 2 must bid at least 85"
-    assert caught.value.describe("zh-Hans") == "hand 2: bid: 本溪第 2 位叫分至少 85"
+    assert (
+        caught.value.describe("en")
+        == "hand 2: bid: in Benxi the third bidder (the dealer is first) must bid at least 85"
+    )
+    assert caught.value.describe("zh-Hans") == "hand 2: bid: 本溪第 3 个叫的（头家为第 1 个）至少叫 85"
 
 
 def test_steps_come_in_the_language_asked_for():

@@ -72,7 +72,7 @@ def test_a_refused_hand_writes_nothing_and_names_the_ledger_hand_number(table):
         )
     error = caught.value
     assert (error.code, error.hand, error.field) == ("bid.place_minimum", 4, "bid")
-    assert error.describe("en") == "hand 4: bid: Benxi place 2 must bid at least 85"
+    assert error.describe("en") == "hand 4: bid: in Benxi the third bidder (the dealer is first) must bid at least 85"
     assert error.describe("zh-Hans").startswith("hand 4: bid: 本溪")
     assert _ledger_counts() == before
 

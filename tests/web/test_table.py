@@ -297,7 +297,7 @@ def test_the_preview_fragment_puts_a_refusal_at_its_field(owner_client):
     _english(client)
     data = {"dealer": "0", "declarer": "2", "bid": "80", "captured": "20"}
     fragment = client.post(_url("table_preview", session), data).content.decode()
-    assert '<li data-field="bid">Benxi place 2 must bid at least 85</li>' in fragment
+    assert '<li data-field="bid">in Benxi the third bidder (the dealer is first) must bid at least 85</li>' in fragment
     assert "The rules refuse this hand" in fragment
     fragment = client.post(_url("table_preview", session), {"dealer": "0", "declarer": "2"}).content.decode()
     assert "Still to fill in: <strong>Bid</strong>" in fragment and "refuse" not in fragment
@@ -310,7 +310,7 @@ def test_a_refused_hand_is_not_recorded_and_the_reason_shows_at_the_field(owner_
     response = client.post(_url("table", session), data)
     page = response.content.decode()
     assert response.status_code == 400 and not Hand.objects.exists()
-    assert re.search(r'data-error-for="bid">本溪第 2 位叫分至少 85<', page)
+    assert re.search(r'data-error-for="bid">本溪第 3 个叫的（头家为第 1 个）至少叫 85<', page)
 
 
 # --- recording: once per key ---
@@ -543,5 +543,5 @@ def test_a_correction_that_a_later_hand_no_longer_passes_is_refused_naming_that_
     data = {"declarer": "0", "captured": "0", "reason": "记错了", "action": "correct"}
     response = client.post(_url("table_fix", session, number=1), data)
     page = response.content.decode()
-    assert response.status_code == 400 and "第 2 局：一盘的第一副牌没有进贡" in page
+    assert response.status_code == 400 and "第 2 副：一盘的第一副牌没有进贡" in page
     assert HandRevision.objects.filter(hand__number=1).count() == 1

@@ -244,7 +244,9 @@ def test_without_javascript_preview_and_record_post_the_form(new_page, live_serv
     page.click('label[for="bid-80"]')  # place 2 in 本溪: at least 85
     page.fill('input[name="captured"]', "20")
     page.click("button.preview-button")
-    expect(page.locator('[data-error-for="bid"]')).to_have_text("Benxi place 2 must bid at least 85")
+    expect(page.locator('[data-error-for="bid"]')).to_have_text(
+        "in Benxi the third bidder (the dealer is first) must bid at least 85"
+    )
     page.click('label[for="bid-85"]')
     page.click("button.preview-button")
     expect(page.locator("#receipt")).to_contain_text("bid 85 + captured 20 = 105 > 100: broken")
