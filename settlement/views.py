@@ -286,8 +286,10 @@ def hand_detail(request: HttpRequest, slug: str, session_id: int, number: int) -
     """A hand: its receipt, its revisions, and (for a writer) the entry form to correct or void it."""
     membership, hand = _get_hand_for_user(request, slug, session_id, number)
     session = hand.session
-    view = selectors.table_view(session=session, lang=_lang(), fix=number)
-    record = next(h for h in view.hands if h.number == number)
+    view = selectors.hand_view(session=session, number=number, lang=_lang())
+    if view is None or view.fix is None:
+        raise Http404("no such hand")
+    record = view.fix
     can_fix = membership.can_write and (session.is_open or membership.role == Role.OWNER)
     ctx = {
         "club": membership.club,
@@ -431,7 +433,7 @@ def _game_columns(variant: str) -> dict[str, str]:
 def _known_hand(view: selectors.TableView, value: str | None) -> int | None:
     """A hand number from the query string, if the session has that hand (for the "recorded" notice)."""
     number = _int_param(value)
-    return number if any(hand.number == number for hand in view.hands) else None
+    return number if view.has_hand(number) else None
 
 
 def _int_param(value: str | None) -> int | None:
