@@ -30,6 +30,7 @@ from .presentation.sessions import event_lines, game_label, standings_note
 from .rules.registry import VARIANTS
 
 RECENT_SESSIONS = 10
+SESSION_PAGE_HANDS = 50  # hands per page of the session page, newest first
 
 
 # --- scoping helpers ---
@@ -211,8 +212,20 @@ def _form_field(form: SessionOpenForm, error: LedgerError) -> str | None:
 @login_required
 def session_detail(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
     membership, session = _get_session_for_user(request, slug, session_id)
-    record = selectors.session_results(session=session, lang=_lang())
+    page = max(1, _int_param(request.GET.get("page")) or 1)
+    record = selectors.session_results(
+        session=session, lang=_lang(), offset=(page - 1) * SESSION_PAGE_HANDS, limit=SESSION_PAGE_HANDS
+    )
+    if page > 1 and not record.hands:
+        raise Http404("no such page")
+    window = record.window
+    url = reverse("session_detail", args=[slug, session.pk])
     ctx = {
+        "hands": record.hands_newest_first,
+        "page": page,
+        "pages": -(-window.count // SESSION_PAGE_HANDS) if window else 1,
+        "newer_url": (url + (f"?page={page - 1}" if page > 2 else "")) if page > 1 else None,
+        "older_url": f"{url}?page={page + 1}" if window and window.has_older else None,
         "club": membership.club,
         "membership": membership,
         "session": session,

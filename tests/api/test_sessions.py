@@ -157,13 +157,16 @@ def test_the_session_is_the_settle_results_document_plus_id_club_date_and_status
     response = table.client("viewer").get(f"/api/v1/sessions/{table.session.pk}/")
     assert response.status_code == 200
     body = response.json()
-    meta = {k: body.pop(k) for k in ("id", "club", "date", "venue", "status")}
+    meta = {k: body.pop(k) for k in ("id", "club", "date", "venue", "status", "hand_count", "next", "previous")}
     assert meta == {
         "id": table.session.pk,
         "club": "laonian",
         "date": table.session.date.isoformat(),
         "venue": "",
         "status": "open",
+        "hand_count": 2,
+        "next": None,  # one page: the whole document
+        "previous": None,
     }
     document = {"variant": "baifen.benxi", "players": ["甲", "乙", "丙", "丁"], "hands": BENXI_EXAMPLE[:2]}
     assert body == session_settle(document, lang="en")
