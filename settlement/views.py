@@ -35,6 +35,7 @@ from .scoping import (
 )
 
 RECENT_SESSIONS = 10
+SESSION_PAGE_HANDS = 50  # hands per page of the session page, newest first
 
 
 def _variant_choices() -> list[tuple[str, str]]:
@@ -176,8 +177,20 @@ def _form_field(form: SessionOpenForm, error: LedgerError) -> str | None:
 @login_required
 def session_detail(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
     membership, session = get_session_for_user(request.user, session_id, slug)
-    record = selectors.session_results(session=session, lang=request_lang())
+    page = max(1, _int_param(request.GET.get("page")) or 1)
+    record = selectors.session_results(
+        session=session, lang=request_lang(), offset=(page - 1) * SESSION_PAGE_HANDS, limit=SESSION_PAGE_HANDS
+    )
+    if page > 1 and not record.hands:
+        raise Http404("no such page")
+    window = record.window
+    url = reverse("session_detail", args=[slug, session.pk])
     ctx = {
+        "hands": record.hands_newest_first,
+        "page": page,
+        "pages": -(-window.count // SESSION_PAGE_HANDS) if window else 1,
+        "newer_url": (url + (f"?page={page - 1}" if page > 2 else "")) if page > 1 else None,
+        "older_url": f"{url}?page={page + 1}" if window and window.has_older else None,
         "club": membership.club,
         "membership": membership,
         "session": session,
@@ -249,7 +262,9 @@ def session_reopen(request: HttpRequest, slug: str, session_id: int) -> HttpResp
 def hand_detail(request: HttpRequest, slug: str, session_id: int, number: int) -> HttpResponse:
     """A hand: its receipt, its revisions, and (for a writer) the entry form to correct or void it."""
     membership, hand = get_hand_for_user(request.user, session_id, number, slug)
-    view = selectors.table_view(session=hand.session, lang=request_lang(), fix=number)
+    view = selectors.hand_view(session=hand.session, number=number, lang=request_lang())
+    if view is None or view.fix is None:
+        raise Http404("no such hand")
     return _hand_page(request, membership, view, number)
 
 
@@ -263,7 +278,8 @@ def _hand_page(
 ) -> HttpResponse:
     """The hand page; `form` is a refused correction or void posted from it, shown with its errors."""
     session = view.session
-    record = next(h for h in view.hands if h.number == number)
+    record = view.fix
+    assert record is not None and record.number == number
     flags = policy.session_flags(membership.role, session)
     ctx = {
         "club": membership.club,
@@ -406,7 +422,7 @@ def _game_columns(variant: str) -> dict[str, str]:
 def _known_hand(view: selectors.TableView, value: str | None) -> int | None:
     """A hand number from the query string, if the session has that hand (for the "recorded" notice)."""
     number = _int_param(value)
-    return number if any(hand.number == number for hand in view.hands) else None
+    return number if view.has_hand(number) else None
 
 
 def _int_param(value: str | None) -> int | None:

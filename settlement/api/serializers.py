@@ -137,6 +137,27 @@ class ImportQuerySerializer(serializers.Serializer):
     )
 
 
+HANDS_PAGE = 100  # hands per page of GET sessions/{id}/: a session of up to 100 hands comes whole
+HANDS_PAGE_MAX = 500
+
+
+class HandPageQuerySerializer(serializers.Serializer):
+    limit = serializers.IntegerField(
+        required=False,
+        default=HANDS_PAGE,
+        min_value=1,
+        max_value=HANDS_PAGE_MAX,
+        help_text="hands per page (newest first; within a page in play order)",
+    )
+    offset = serializers.IntegerField(
+        required=False,
+        default=0,
+        min_value=0,
+        max_value=1_000_000,
+        help_text="how many of the newest hands to skip",
+    )
+
+
 class PreviewQuerySerializer(serializers.Serializer):
     number = serializers.IntegerField(
         required=False, min_value=1, max_value=1_000_000, help_text="preview a correction of this hand instead"
@@ -247,6 +268,11 @@ class SessionResultsSerializer(ResultsDocumentSerializer):
     date = serializers.DateField()
     venue = serializers.CharField(allow_blank=True)
     status = serializers.ChoiceField(choices=Session.Status.choices)
+    hand_count = serializers.IntegerField(help_text="hands in the log, void ones included (the last hand's number)")
+    next = serializers.URLField(
+        allow_null=True, help_text="the page of the hands before these (older); null on the last page"
+    )
+    previous = serializers.URLField(allow_null=True, help_text="the page of the hands after these (newer)")
 
 
 class HandWriteSerializer(serializers.Serializer):

@@ -120,13 +120,26 @@ def _session_body(session: Session, results: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _session_results(session: Session) -> dict[str, Any]:
-    record = selectors.session_results(session=session, lang=request_lang())
+def _session_results(session: Session, *, url: str, offset: int = 0, limit: int = s.HANDS_PAGE) -> dict[str, Any]:
+    """The session's body: the page of its hands `limit` after skipping the `offset` newest, with links
+    (`url` with `offset`/`limit` replaced) to the older and the newer page."""
+    record = selectors.session_results(session=session, lang=request_lang(), offset=offset, limit=limit)
     if record.results is None:
         error = record.error
         assert error is not None
         raise LedgerError("log.unreadable", field=error.field, hand=error.hand, detail=error.message(request_lang()))
-    return _session_body(session, record.results)
+    window = record.window
+    assert window is not None
+    paged = url if limit == s.HANDS_PAGE else replace_query_param(url, "limit", limit)
+    following = replace_query_param(paged, "offset", offset + limit) if window.has_older else None
+    if offset <= 0:
+        preceding = None
+    elif offset - limit <= 0:
+        preceding = remove_query_param(paged, "offset")
+    else:
+        preceding = replace_query_param(paged, "offset", offset - limit)
+    links = {"hand_count": window.count, "next": following, "previous": preceding}
+    return {**_session_body(session, record.results), **links}
 
 
 def _hand_body(session: Session, write: services.HandWrite) -> dict[str, Any]:
@@ -232,7 +245,8 @@ def club_sessions(request: Request, slug: str) -> Response:
         headers = {"Location": reverse("api_session_detail", args=[session.pk], request=request)}
         if not write.created:
             headers["Idempotent-Replayed"] = "true"
-        return Response(_session_results(session), status=status.HTTP_201_CREATED, headers=headers)
+        body = _session_results(session, url=headers["Location"])
+        return Response(body, status=status.HTTP_201_CREATED, headers=headers)
 
     filters = _query(s.SessionFilterSerializer(data=request.query_params, club=club))
     offset, limit = filters.pop("offset"), filters.pop("limit")
@@ -253,13 +267,24 @@ def club_sessions(request: Request, slug: str) -> Response:
     operation_id="session_retrieve",
     tags=["sessions"],
     summary="The session's results document (as `manage.py settle` prints it) with id, club, date and status",
-    description="Hands are numbered as in the ledger: a void hand keeps its number and is left out.",
-    responses={200: s.SessionResultsSerializer, **_errors(401, 404, 409)},
+    description=(
+        "Hands are numbered as in the ledger: a void hand keeps its number and is left out. "
+        f"The hands come a page at a time, newest first: `limit` hands (default {s.HANDS_PAGE}) after skipping "
+        "the `offset` newest, listed in play order; `next` is the page of older hands (null on the last), "
+        "`previous` the newer. A session of up to one page is the whole document. `games` are the games that "
+        "ended among the page's hands, and the game in progress on the newest page; `totals`, `games_won` and "
+        "`settle_up` are always the whole session's. `hand_count` counts every hand of the log, void ones too."
+    ),
+    parameters=[s.HandPageQuerySerializer],
+    responses={200: s.SessionResultsSerializer, **_errors(400, 401, 404, 409)},
 )
 @api_endpoint("GET")
 def session_detail(request: Request, session_id: int) -> Response:
     _, session = get_session_for_user(request.user, session_id)
-    return Response(_session_results(session))
+    page = _query(s.HandPageQuerySerializer(data=request.query_params))
+    return Response(
+        _session_results(session, url=request.build_absolute_uri(), offset=page["offset"], limit=page["limit"])
+    )
 
 
 @extend_schema(

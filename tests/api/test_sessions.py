@@ -157,13 +157,16 @@ def test_the_session_is_the_settle_results_document_plus_id_club_date_and_status
     response = table.client("viewer").get(f"/api/v1/sessions/{table.session.pk}/")
     assert response.status_code == 200
     body = response.json()
-    meta = {k: body.pop(k) for k in ("id", "club", "date", "venue", "status")}
+    meta = {k: body.pop(k) for k in ("id", "club", "date", "venue", "status", "hand_count", "next", "previous")}
     assert meta == {
         "id": table.session.pk,
         "club": "laonian",
         "date": table.session.date.isoformat(),
         "venue": "",
         "status": "open",
+        "hand_count": 2,
+        "next": None,  # one page: the whole document
+        "previous": None,
     }
     document = {"variant": "baifen.benxi", "players": ["甲", "乙", "丙", "丁"], "hands": BENXI_EXAMPLE[:2]}
     assert body == session_settle(document, lang="en")
@@ -184,7 +187,8 @@ def test_the_session_results_cost_the_same_queries_however_many_hands(table, dja
     long = make_session(table.club, table.owner)
     record_hands(long, table.owner, BENXI_EXAMPLE * 4)
     for session in (table.session, long):
-        with django_assert_num_queries(5):  # token, session, membership, seats, revisions
+        # token, session, membership, seats, the last state (and the log's last number), the page's revisions
+        with django_assert_num_queries(6):
             client.get(f"/api/v1/sessions/{session.pk}/")
 
 

@@ -83,7 +83,7 @@ def test_club_sessions_costs_four_queries_however_many_sessions(club_with_histor
         assert len(selectors.club_sessions(club=club)) == 10
 
 
-def test_session_results_cost_two_queries_however_many_hands(django_assert_num_queries):
+def test_session_results_cost_three_queries_however_many_hands(django_assert_num_queries):
     club = make_club()
     owner = make_member(club)
     short, long = make_session(club, owner), make_session(club, owner)
@@ -93,7 +93,7 @@ def test_session_results_cost_two_queries_however_many_hands(django_assert_num_q
         session=long, user=owner, number=7, hand_input=BENXI_EXAMPLE[0] | {"captured": 10}, reason="x"
     )
     for session in (short, long):
-        with django_assert_num_queries(2):
+        with django_assert_num_queries(3):  # seats, the last state, the revisions with their states
             record = selectors.session_results(session=session, lang="en")
     assert len(record.hands) == 20 and record.hands[6].is_corrected
 

@@ -508,10 +508,12 @@ def test_the_table_page_costs_the_same_queries_for_few_or_many_hands(owner_clien
     record_hands(short, owner, BENXI_EXAMPLE[:2])
     record_hands(long, owner, BENXI_EXAMPLE * 4)
     services.hand_void(session=long, user=owner, number=3, reason="x")
-    # django session, user, membership + club, session (the URL), seats, revisions, the share link
-    with django_assert_num_queries(7):
+    # django session, user, membership + club, session (the URL), seats, the state after the last hand (and
+    # the log's last number), the newest hands' revisions with their stored states, the chart's settlement
+    # and game rows, the share link
+    with django_assert_num_queries(10):
         client.get(_url("table", short))
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(10):
         client.get(_url("table", long))
 
 

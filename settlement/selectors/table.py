@@ -1,0 +1,462 @@
+"""The scorekeeper's table page (and the share page, which shows the same): totals, games won, the chart,
+the newest hands and the entry form's state, from the stored rows (no replay of the session).
+
+`table_chart` (the SVG geometry) is on its way to `presentation/`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..ledger import LedgerError, session_players
+from ..models import GameRow, HandState, Player, Session, SettlementRow, engine_lang
+from ..presentation.formats import signed
+from ..rules.entry import Entry, entry, table_state
+from ..rules.options import options_resolve
+from ..rules.registry import VARIANTS
+from .records import HandRecord, hand_record, session_results
+
+# Fixed partnerships whose two seats always show the team's figure (rules/README.md, "Seats, teams, games").
+# 打滚子 is a fixed partnership too, but its tribute is paid seat to seat, so its totals are shown per player.
+TEAM_VARIANTS = frozenset({"baifen.benxi", "baifen.fushun", "baifen.shenyang", "hongxingwu"})
+# No game boundary: the whole session is one game (rules/README.md, "Seats, teams, games").
+ONE_GAME_VARIANTS = frozenset({"baifen.classic", "erguai"})
+TABLE_RECENT_HANDS = 8
+TABLE_OLDER_HANDS = 40  # earlier hands listed by number; the session page pages the rest
+CHART_WIDTH, CHART_HEIGHT = 320, 180
+CHART_PAD = {"left": 36, "right": 10, "top": 10, "bottom": 20}
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableSide:
+    """What the table page totals and charts: a team (two seats) or one player."""
+
+    index: int
+    seats: tuple[int, ...]
+    name: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class EntryState:
+    """Where the entry form of the next hand (or of the corrected hand `number`) starts from: the engine's
+    description of that hand (`rules.entry.Entry`) and the ledger number it gets (or has)."""
+
+    number: int
+    entry: Entry
+
+    def __getattr__(self, name: str) -> Any:
+        # The description's figures read as the state's own: `state.dealer`, `state.bids` …
+        return getattr(self.entry, name)
+
+    @property
+    def game(self) -> int:
+        return self.entry.state.game
+
+    @property
+    def game_start(self) -> bool:
+        return self.entry.state.game_start
+
+
+@dataclass(frozen=True, kw_only=True)
+class SideStanding:
+    side: TableSide
+    game_total: int  # in the current game (0 when the last game just ended)
+    total: int  # the session: every hand and every game adjustment
+    games_won: int
+    level: str | None = None  # level games: the side's level now
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChartSeries:
+    side: TableSide
+    segments: tuple[str, ...]  # SVG polyline points, one per game in per-game charts
+    last: int
+    end_x: float
+    end_y: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChartTick:
+    value: int
+    y: float
+    label: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Chart:
+    """A line chart of the totals over the hands, drawn by a template as SVG (no script)."""
+
+    width: int
+    height: int
+    per_game: bool  # running totals within each game (reset when it ends) rather than the session's
+    series: tuple[ChartSeries, ...]
+    ticks: tuple[ChartTick, ...]  # 0, the extremes and ±target
+    zero_y: float
+    boundaries: tuple[float, ...]  # x of game ends
+    hands: int
+    left: float
+    right: float
+    top: float
+    bottom: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class OlderHand:
+    """An earlier hand, listed by number only."""
+
+    number: int
+    is_void: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableView:
+    """Everything the scorekeeper's table page shows, from the stored rows (a fixed number of queries)."""
+
+    session: Session
+    players: tuple[Player, ...]
+    sides: tuple[TableSide, ...]
+    results: dict[str, Any] | None  # totals, games won and settle-up of the whole session; hands: the newest
+    error: LedgerError | None
+    hands: tuple[HandRecord, ...]  # the newest hands, oldest first
+    recent: tuple[HandRecord, ...]  # newest first
+    older: tuple[OlderHand, ...]  # the TABLE_OLDER_HANDS before them, newest first (listed by number only)
+    hand_count: int  # hands in the log, void ones included
+    game: int  # the current game's number (a new one when the last ended)
+    last_game: dict[str, Any] | None  # the results' last game entry
+    standings: tuple[SideStanding, ...]  # by side
+    ranking: tuple[SideStanding, ...]  # best first
+    chart: Chart | None
+    entry: EntryState | None
+    fix: HandRecord | None  # the hand being corrected
+    unit_value: int
+    has_games: bool  # the session is played in games (盘, rounds, level games) rather than as one
+
+    @property
+    def more_older(self) -> bool:
+        """Hands older than those listed: the session page has them."""
+        return bool(self.older) and self.older[-1].number > 1
+
+    def has_hand(self, number: int | None) -> bool:
+        return number is not None and 1 <= number <= self.hand_count
+
+
+def table_view(*, session: Session, lang: str = "zh-Hans", fix: int | None = None) -> TableView:
+    """The table page of a session: totals, games won, chart, newest hands and the entry form's state.
+
+    With `fix`, the entry state is the one before hand `fix` (its correction form). A fixed number of
+    queries whatever the size: the record's window of the newest hands, the earlier hands' numbers,
+    the chart's figures, and for `fix` that hand and the state before it.
+    """
+    rules = VARIANTS[session.variant]
+    record = session_results(session=session, lang=lang, limit=TABLE_RECENT_HANDS)
+    players = record.players
+    results, error, hands = record.results, record.error, record.hands
+    window = record.window
+    assert window is not None
+    sides = table_sides(session=session, players=players)
+    fixing = None
+    if fix is not None:
+        fixing = next((hand for hand in hands if hand.number == fix), None)
+        if fixing is None and 1 <= fix <= window.count:
+            fixing = hand_record(session=session, number=fix, players=players, lang=lang)
+    entry = None
+    if results is not None:
+        entry = _entry_state(
+            session=session,
+            rules=rules,
+            players=players,
+            record=record,
+            before=fixing.number if fixing else None,
+            lang=lang,
+        )
+    last_game = record.last_game
+    game = 1 if last_game is None else last_game["n"] + (1 if last_game["finished"] else 0)
+    standings = (
+        _standings(session=session, results=results, sides=sides, last_game=last_game, last_hand=record.last_hand)
+        if results
+        else ()
+    )
+    if rules.zero_sum:
+        ranking = tuple(sorted(standings, key=lambda s: (-s.total, s.side.index)))
+    else:
+        ranking = tuple(sorted(standings, key=lambda s: (-s.games_won, -s.total, s.side.index)))
+    chart = None
+    source = record.replayed or _chart_source(session=session, players=len(players))
+    if results is not None:
+        chart = table_chart(session=session, results=source, sides=sides)
+    counted = {hand["n"] for hand in source["hands"]}
+    return TableView(
+        session=session,
+        players=players,
+        sides=sides,
+        results=results,
+        error=error,
+        hands=hands,
+        recent=tuple(reversed(hands)),
+        older=_older(last=window.first - 1, counted=counted),
+        hand_count=window.count,
+        game=game,
+        last_game=last_game,
+        standings=standings,
+        ranking=ranking,
+        chart=chart,
+        entry=entry,
+        fix=fixing,
+        unit_value=int(session.options.get("unit_value", 1) or 1),
+        has_games=session.variant not in ONE_GAME_VARIANTS,
+    )
+
+
+def _older(*, last: int, counted: set[int]) -> tuple[OlderHand, ...]:
+    """The TABLE_OLDER_HANDS hands up to `last`, newest first; a hand that is not `counted` is void."""
+    first = max(1, last - TABLE_OLDER_HANDS + 1)
+    return tuple(OlderHand(number=n, is_void=n not in counted) for n in range(last, first - 1, -1))
+
+
+def hand_view(*, session: Session, number: int, lang: str = "zh-Hans") -> TableView | None:
+    """The hand page's read: hand `number` with its revisions and result, and the entry state of its
+    correction, without the table's figures (four queries; None: no such hand)."""
+    players = session_players(session=session)
+    fixing = hand_record(session=session, number=number, players=players, lang=lang)
+    if fixing is None:
+        return None
+    if fixing.result is None and not fixing.is_void:  # stored rows that do not cover the log
+        return table_view(session=session, lang=lang, fix=number)
+    rules = VARIANTS[session.variant]
+    row = (
+        HandState.objects.filter(session=session, number__lt=number)
+        .order_by("-number")
+        .values("receipt", "game_end")
+        .first()
+    )
+    prior = _prior(row["receipt"] if row else None, row["game_end"] if row else None, players=len(players))
+    options = session_options(session, players=len(players))
+    names = [player.name for player in players]
+    described = entry(
+        rules,
+        options,
+        table_state(rules, options, prior, before=number),
+        players=len(names),
+        lang=engine_lang(lang),
+        names=names,
+    )
+    return TableView(
+        session=session,
+        players=tuple(players),
+        sides=table_sides(session=session, players=players),
+        results=None,
+        error=None,
+        hands=(fixing,),
+        recent=(),
+        older=(),
+        hand_count=number,
+        game=fixing.result["game"] if fixing.result else 1,
+        last_game=None,
+        standings=(),
+        ranking=(),
+        chart=None,
+        entry=EntryState(number=number, entry=described),
+        fix=fixing,
+        unit_value=int(session.options.get("unit_value", 1) or 1),
+        has_games=session.variant not in ONE_GAME_VARIANTS,
+    )
+
+
+def _chart_source(*, session: Session, players: int) -> dict[str, Any]:
+    """What `table_chart` draws, from the derived rows: each counted hand's running totals and the finished
+    games' totals (two queries; a few columns per row, no receipt)."""
+    hands: dict[int, list[int]] = {}
+    for number, seat, total in (
+        SettlementRow.objects.filter(session=session).order_by("number", "seat").values_list("number", "seat", "total")
+    ):
+        hands.setdefault(number, [0] * players)[seat] = total
+    games: dict[int, dict[str, Any]] = {}
+    for last_hand, seat, total in GameRow.objects.filter(session=session, finished=True).values_list(
+        "last_hand", "seat", "total"
+    ):
+        games.setdefault(last_hand, {"last_hand": last_hand, "finished": True, "totals": [0] * players})["totals"][
+            seat
+        ] = total
+    return {
+        "hands": [{"n": n, "totals": totals} for n, totals in hands.items()],
+        "games": [games[n] for n in sorted(games)],
+        "totals": [0] * players,
+    }
+
+
+def table_sides(*, session: Session, players: Sequence[Player]) -> tuple[TableSide, ...]:
+    """Teams (seats 0 + 2, 1 + 3) in the fixed-partnership variants, else one side per player."""
+    if session.variant in TEAM_VARIANTS and len(players) == 4:
+        return tuple(
+            TableSide(index=team, seats=(team, team + 2), name=f"{players[team].name}·{players[team + 2].name}")
+            for team in (0, 1)
+        )
+    return tuple(TableSide(index=seat, seats=(seat,), name=player.name) for seat, player in enumerate(players))
+
+
+def _standings(
+    *,
+    session: Session,
+    results: dict[str, Any],
+    sides: Sequence[TableSide],
+    last_game: Mapping[str, Any] | None,
+    last_hand: Mapping[str, Any] | None,
+) -> tuple[SideStanding, ...]:
+    current = last_game["totals"] if last_game and not last_game["finished"] else None
+    levels = None
+    if VARIANTS[session.variant].has_levels:
+        if last_hand is not None and last_hand.get("levels") and current is not None:
+            levels = last_hand["levels"]
+        else:
+            levels = [str(session.options.get("start_level") or session.options.get("first_level") or "")] * len(
+                results["totals"]
+            )
+    out = []
+    for side in sides:
+        seat = side.seats[0]
+        out.append(
+            SideStanding(
+                side=side,
+                game_total=current[seat] if current else 0,
+                total=results["totals"][seat],
+                games_won=results["games_won"][seat],
+                level=levels[seat] if levels else None,
+            )
+        )
+    return tuple(out)
+
+
+def _entry_state(
+    *,
+    session: Session,
+    rules: Any,
+    players: Sequence[Player],
+    record: Any,
+    before: int | None,
+    lang: str,
+) -> EntryState:
+    """The engine's description of the next hand (or of hand `before`, for its correction).
+
+    It depends on the last counted hand before it only: its stored receipt and the game it ended.
+    """
+    options = session_options(session, players=len(players))
+    if record.replayed is not None:
+        prior = record.replayed
+    elif before is None:
+        prior = _prior(record.last_hand, record.last_game, players=len(players))
+    else:
+        row = (
+            HandState.objects.filter(session=session, number__lt=before)
+            .order_by("-number")
+            .values("receipt", "game_end")
+            .first()
+        )
+        prior = _prior(row["receipt"] if row else None, row["game_end"] if row else None, players=len(players))
+    state = table_state(rules, options, prior, before=before)
+    names = [player.name for player in players]
+    described = entry(rules, options, state, players=len(names), lang=engine_lang(lang), names=names)
+    number = before if before is not None else record.window.count + 1
+    return EntryState(number=number, entry=described)
+
+
+def _prior(hand: Mapping[str, Any] | None, game_end: Mapping[str, Any] | None, *, players: int) -> dict[str, Any]:
+    """A results document holding only the hand before (what `rules.entry.table_state` reads)."""
+    ended = game_end if game_end is not None and game_end.get("finished") else None
+    if ended is not None and hand is not None and ended.get("last_hand") != hand["n"]:
+        ended = None
+    return {"hands": [hand] if hand else [], "games": [ended] if ended else [], "totals": [0] * players}
+
+
+def session_options(session: Session, *, players: int) -> Any:
+    """The session's frozen options as the engine's option dataclass."""
+    return options_resolve(VARIANTS[session.variant].defaults(players), dict(session.options))
+
+
+def table_chart(*, session: Session, results: dict[str, Any], sides: Sequence[TableSide]) -> Chart | None:
+    """The totals over the hands as polylines: within each game where the game has a points target
+    (a 盘 of 打百分, whose totals race to ±target), else the session's running totals."""
+    hands = results["hands"]
+    if not hands:
+        return None
+    target = session.options.get("target")
+    per_game = isinstance(target, int)
+    games = {game["last_hand"]: game for game in results["games"] if game["finished"]}
+    # values[side] = [(x index, value, starts a game)], x index 0 = before the first hand
+    values: list[list[tuple[int, int, bool]]] = [[(0, 0, True)] for _ in sides]
+    base = [0] * len(results["totals"])
+    boundaries = []
+    for i, hand in enumerate(hands, start=1):
+        game_end = games.get(hand["n"])
+        starts = i > 1 and hands[i - 2]["n"] in games
+        for side, series in zip(sides, values, strict=True):
+            seat = side.seats[0]
+            if per_game:
+                if starts:
+                    series.append((i - 1, 0, True))
+                series.append((i, hand["totals"][seat], False))
+            else:
+                value = base[seat] + (game_end["totals"][seat] if game_end else hand["totals"][seat])
+                series.append((i, value, False))
+        if game_end is not None:
+            base = [b + t for b, t in zip(base, game_end["totals"], strict=True)]
+            if i < len(hands):
+                boundaries.append(i)
+    all_values = [v for series in values for _, v, _ in series]
+    low, high = min(0, *all_values), max(0, *all_values)
+    if per_game:
+        low, high = min(low, -target), max(high, target)
+    if low == high:
+        high = low + 1
+    span = high - low
+    low, high = low - span * 0.05, high + span * 0.05
+    left, right = CHART_PAD["left"], CHART_WIDTH - CHART_PAD["right"]
+    top, bottom = CHART_PAD["top"], CHART_HEIGHT - CHART_PAD["bottom"]
+
+    def x_of(i: int) -> float:
+        return round(left + (right - left) * i / len(hands), 1)
+
+    def y_of(v: float) -> float:
+        return round(bottom - (bottom - top) * (v - low) / (high - low), 1)
+
+    series_out = []
+    for side, series in zip(sides, values, strict=True):
+        segments: list[list[str]] = []
+        for i, value, starts_game in series:
+            if starts_game or not segments:
+                segments.append([])
+            segments[-1].append(f"{x_of(i)},{y_of(value)}")
+        last_i, last_value, _ = series[-1]
+        series_out.append(
+            ChartSeries(
+                side=side,
+                segments=tuple(" ".join(points) for points in segments),
+                last=last_value,
+                end_x=x_of(last_i),
+                end_y=y_of(last_value),
+            )
+        )
+    tick_values = {0, max(all_values), min(all_values)}
+    if per_game:
+        tick_values |= {target, -target}
+    ticks = tuple(ChartTick(value=v, y=y_of(v), label=signed(v)) for v in sorted(tick_values))
+    # Labels closer than a line apart would overlap: keep 0, the targets, then the extremes that fit.
+    kept: list[ChartTick] = []
+    for tick in sorted(ticks, key=lambda t: (t.value not in (0, target, -(target or 0)), abs(t.value))):
+        if all(abs(tick.y - other.y) >= 11 for other in kept):
+            kept.append(tick)
+    return Chart(
+        width=CHART_WIDTH,
+        height=CHART_HEIGHT,
+        per_game=per_game,
+        series=tuple(series_out),
+        ticks=tuple(sorted(kept, key=lambda t: t.value)),
+        zero_y=y_of(0),
+        boundaries=tuple(x_of(i) for i in boundaries),
+        hands=len(hands),
+        left=left,
+        right=right,
+        top=top,
+        bottom=bottom,
+    )
