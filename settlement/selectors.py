@@ -220,6 +220,18 @@ def hand_history(*, session: Session) -> list[RevisionInfo]:
     return [_revision_info(revision) for revision in revisions]
 
 
+def hand_revisions(*, session: Session, number: int) -> list[HandRevision]:
+    """Hand `number`'s revisions, oldest first, each with its author (one query); `hand.not_found` if none."""
+    revisions = list(
+        HandRevision.objects.filter(hand__session=session, hand__number=number)
+        .select_related("author")
+        .order_by("number")
+    )
+    if not revisions:
+        raise LedgerError("hand.not_found", field="number", hand=number, number=number)
+    return revisions
+
+
 def session_events(*, session: Session) -> list[SessionEvent]:
     """The session's closings and reopenings, oldest first, each with its user (one query)."""
     return list(SessionEvent.objects.filter(session=session).select_related("user").order_by("created_at", "id"))

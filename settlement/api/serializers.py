@@ -273,3 +273,24 @@ class StandingSerializer(serializers.Serializer):
     money = serializers.IntegerField(
         allow_null=True, help_text="totals × unit_value over the sessions whose variant has one; null if none"
     )
+
+
+class SessionStatusSerializer(serializers.Serializer):
+    """A session after it was closed or reopened."""
+
+    id = serializers.IntegerField(source="pk")
+    status = serializers.ChoiceField(choices=Session.Status.choices)
+    closed_at = serializers.DateTimeField(allow_null=True, help_text="when it was closed; null while open")
+
+
+class EmptySerializer(serializers.Serializer):
+    """No fields: an empty object, or no body at all."""
+
+
+class RevisionSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="1 = as recorded; later = corrections and voids")
+    author = serializers.CharField(source="author.username", help_text="who entered it (username)")
+    created = serializers.DateTimeField(source="created_at")
+    reason = serializers.CharField(allow_blank=True, help_text="why (empty for the recording)")
+    input = serializers.JSONField(allow_null=True, help_text="the hand as entered (null for a void)")
+    void = serializers.BooleanField(source="is_void")

@@ -1,6 +1,6 @@
 """`/api/v1/`: the ledger's REST API, its OpenAPI schema and Swagger UI (both public)."""
 
-from django.urls import path
+from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from . import describe, views
@@ -27,6 +27,12 @@ urlpatterns = [
     path(session + "entry/", describe.session_entry, name="api_session_entry"),
     path(session + "hands/", views.hand_record, name="api_hand_record"),
     path(session + "hands/preview/", views.hand_preview, name="api_hand_preview"),
+    path(session + "close/", views.session_close, name="api_session_close"),
+    path(session + "reopen/", views.session_reopen, name="api_session_reopen"),
+    path(hand + "revisions/", views.hand_revisions, name="api_hand_revisions"),
     path(hand + "correct/", views.hand_correct, name="api_hand_correct"),
     path(hand + "void/", views.hand_void, name="api_hand_void"),
+    # Last: an address without its trailing slash (Django's APPEND_SLASH would answer a POST with a 301 that
+    # loses the body, or a 500 under DEBUG).
+    re_path(r"^(?P<path>.*[^/])$", views.slash_missing),
 ]

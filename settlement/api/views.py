@@ -9,11 +9,15 @@ scheme. Refusals raise and are answered in one shape by `errors.py`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.urls import is_valid_path
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -30,25 +34,31 @@ from rest_framework.utils.urls import remove_query_param, replace_query_param
 from settlement import selectors, services
 from settlement.ledger import LedgerError, hand_input_ordered
 from settlement.models import Membership, Session
+from settlement.rules.base import RulesError
 
 from . import serializers as s
-from .errors import NotAnObject
+from .errors import NotAnObject, error_body
 from .parsers import JSONWithoutNulParser, nul_refuse
-from .renderers import StandingsCSVRenderer
+from .renderers import FormatNegotiation, StandingsCSVRenderer
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 JSON = "application/json"
 
 
 def api_endpoint(*methods: str, renderers: Sequence[type[BaseRenderer]] = (JSONRenderer,)) -> Callable[..., Any]:
-    """`@api_view` with the API's settings: token then session auth, logged-in callers, JSON in and out."""
+    """`@api_view` with the API's settings: token then session auth, logged-in callers, JSON in and out.
+
+    Every GET answers HEAD too (the same status and headers, no body); an unknown `?format=` is a 400.
+    """
+    allowed = [*methods, "HEAD"] if "GET" in methods else list(methods)
 
     def wrap(func: Callable[..., Any]) -> Any:
         func.authentication_classes = [TokenAuthentication, SessionAuthentication]  # type: ignore[attr-defined]
         func.permission_classes = [IsAuthenticated]  # type: ignore[attr-defined]
         func.parser_classes = [JSONWithoutNulParser]  # type: ignore[attr-defined]
         func.renderer_classes = list(renderers)  # type: ignore[attr-defined]
-        return api_view(list(methods))(func)
+        func.content_negotiation_class = FormatNegotiation  # type: ignore[attr-defined]
+        return api_view(allowed)(func)
 
     return wrap
 
@@ -130,13 +140,27 @@ def _key_errors() -> Iterator[None]:
         raise
 
 
-def _object_body(request: Request) -> dict[str, Any]:
+def _object_body(request: Request, fields: Collection[str]) -> dict[str, Any]:
+    """The request's JSON object; a field it does not take is refused by name (a typo is not silently lost)."""
     if not isinstance(request.data, dict):
         raise NotAnObject
+    for key in request.data:
+        if key not in fields:
+            raise LedgerError("field.unknown", field=str(key), subject="body", name=key)
     return request.data
 
 
+def _document_nulls(document: Any) -> None:
+    """`date` and `venue` are text or left out, as the schema says (the engine alone would take a null)."""
+    if isinstance(document, dict):
+        for key in ("date", "venue"):
+            if key in document and document[key] is None:
+                raise LedgerError.from_rules(RulesError("value.not_text", field=key))
+
+
 def _query(serializer: Any) -> dict[str, Any]:
+    # Given `query_params.dict()`, not the QueryDict: DRF reads an empty `?variant=` from a QueryDict as left out,
+    # where the schema says a variant is one of the keys.
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
 
@@ -255,7 +279,8 @@ def club_sessions(request: Request, slug: str) -> Response:
     club = membership.club
     if request.method == "POST":
         _require_write(membership)
-        close = _query(s.ImportQuerySerializer(data=request.query_params))["close"]
+        close = _query(s.ImportQuerySerializer(data=request.query_params.dict()))["close"]
+        _document_nulls(request.data)
         with _key_errors():
             write = services.session_import(
                 club=club, user=request.user, document=request.data, close=close, client_key=_idempotency_key(request)
@@ -267,7 +292,7 @@ def club_sessions(request: Request, slug: str) -> Response:
             headers["Idempotent-Replayed"] = "true"
         return Response(_session_results(session), status=status.HTTP_201_CREATED, headers=headers)
 
-    filters = _query(s.SessionFilterSerializer(data=request.query_params, club=club))
+    filters = _query(s.SessionFilterSerializer(data=request.query_params.dict(), club=club))
     offset, limit = filters.pop("offset"), filters.pop("limit")
     page = selectors.club_sessions_page(club=club, offset=offset, limit=limit, **filters)
     url = request.build_absolute_uri()
@@ -306,6 +331,38 @@ def session_detail(request: Request, session_id: int) -> Response:
 def session_export(request: Request, session_id: int) -> Response:
     _, session = _get_session_for_user(request, session_id)
     return Response(services.session_export(session=session))
+
+
+@extend_schema(
+    operation_id="session_close",
+    tags=["sessions"],
+    summary="Close the session: no more hands (owners and scorekeepers; closing a closed one changes nothing)",
+    request=s.EmptySerializer,
+    responses={200: s.SessionStatusSerializer, **_errors(400, 401, 403, 404)},
+)
+@api_endpoint("POST")
+def session_close(request: Request, session_id: int) -> Response:
+    membership, session = _get_session_for_user(request, session_id)
+    _require_write(membership)
+    _object_body(request, ())
+    session = services.session_close(session=session, user=request.user)
+    return Response(s.SessionStatusSerializer(session).data)
+
+
+@extend_schema(
+    operation_id="session_reopen",
+    tags=["sessions"],
+    summary="Open a closed session again for more hands (owners only; kept in the audit trail)",
+    request=s.EmptySerializer,
+    responses={200: s.SessionStatusSerializer, **_errors(400, 401, 403, 404)},
+)
+@api_endpoint("POST")
+def session_reopen(request: Request, session_id: int) -> Response:
+    membership, session = _get_session_for_user(request, session_id)
+    _require_write(membership)
+    _object_body(request, ())
+    session = services.session_reopen(session=session, user=request.user)
+    return Response(s.SessionStatusSerializer(session).data)
 
 
 # --- hands ---
@@ -363,7 +420,7 @@ def hand_record(request: Request, session_id: int) -> Response:
 @api_endpoint("POST")
 def hand_preview(request: Request, session_id: int) -> Response:
     _, session = _get_session_for_user(request, session_id)
-    number = _query(s.PreviewQuerySerializer(data=request.query_params)).get("number")
+    number = _query(s.PreviewQuerySerializer(data=request.query_params.dict())).get("number")
     results = services.hand_preview(session=session, hand_input=request.data, lang=_lang(), number=number)
     return Response(results)
 
@@ -386,7 +443,7 @@ def hand_preview(request: Request, session_id: int) -> Response:
 def hand_correct(request: Request, session_id: int, number: int) -> Response:
     membership, session = _get_session_for_user(request, session_id)
     _require_write(membership)
-    body = _object_body(request)
+    body = _object_body(request, ("hand", "reason", "revision"))
     write = services.hand_correct(
         session=session,
         user=request.user,
@@ -410,7 +467,7 @@ def hand_correct(request: Request, session_id: int, number: int) -> Response:
 def hand_void(request: Request, session_id: int, number: int) -> Response:
     membership, session = _get_session_for_user(request, session_id)
     _require_write(membership)
-    body = _object_body(request)
+    body = _object_body(request, ("reason", "revision"))
     write = services.hand_void(
         session=session,
         user=request.user,
@@ -419,6 +476,19 @@ def hand_void(request: Request, session_id: int, number: int) -> Response:
         revision=body.get("revision"),
     )
     return Response(_hand_body(session, write))
+
+
+@extend_schema(
+    operation_id="hand_revisions",
+    tags=["hands"],
+    summary="Hand n's history: every revision, oldest first, with its author, time and reason",
+    responses={200: s.RevisionSerializer(many=True), **READ_ERRORS},
+)
+@api_endpoint("GET")
+def hand_revisions(request: Request, session_id: int, number: int) -> Response:
+    _, session = _get_session_for_user(request, session_id)
+    revisions = selectors.hand_revisions(session=session, number=number)
+    return Response(s.RevisionSerializer(revisions, many=True).data)
 
 
 # --- standings ---
@@ -443,10 +513,27 @@ def hand_void(request: Request, session_id: int, number: int) -> Response:
 @api_endpoint("GET", renderers=(JSONRenderer, StandingsCSVRenderer))
 def club_standings(request: Request, slug: str) -> Response:
     membership = _get_membership_for_user(request, slug)
-    filters = _query(s.StandingsFilterSerializer(data=request.query_params))
+    filters = _query(s.StandingsFilterSerializer(data=request.query_params.dict()))
     filters.pop("format", None)
     rows = selectors.standings_compute(club=membership.club, **filters)
     response = Response(s.StandingSerializer(rows, many=True).data)
     if request.accepted_renderer.format == StandingsCSVRenderer.format:
         response["Content-Disposition"] = f'attachment; filename="standings-{membership.club.slug}.csv"'
     return response
+
+
+# --- an address without its trailing slash ---
+
+
+@csrf_exempt
+def slash_missing(request: HttpRequest, path: str) -> HttpResponse:
+    """`/api/v1/…` without the slash the address has: a GET is redirected (it has no body to lose);
+    any other method is a 404 naming the right address, since a redirect would drop the body."""
+    right = request.path + "/"
+    if not is_valid_path(right, getattr(request, "urlconf", None)):
+        return JsonResponse(error_body(code="not_found", message=_("There is no such address in the API.")), status=404)
+    if request.method in ("GET", "HEAD"):
+        query = request.META.get("QUERY_STRING", "")
+        return HttpResponsePermanentRedirect(right + ("?" + query if query else ""))
+    message = _("This address ends with a slash: {path}").format(path=right)
+    return JsonResponse(error_body(code="not_found.slash", message=message), status=404)
