@@ -22,6 +22,7 @@ from .ledger import (
     session_players,
 )
 from .models import (
+    ApiToken,
     Club,
     GameRow,
     HandRevision,
@@ -230,6 +231,11 @@ def hand_revisions(*, session: Session, number: int) -> list[HandRevision]:
     if not revisions:
         raise LedgerError("hand.not_found", field="number", hand=number, number=number)
     return revisions
+
+
+def user_api_tokens(*, user: User) -> QuerySet[ApiToken]:
+    """The user's personal API tokens, newest first, revoked ones too."""
+    return ApiToken.objects.filter(user=user).order_by("-created_at", "-id")
 
 
 def session_events(*, session: Session) -> list[SessionEvent]:

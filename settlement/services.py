@@ -18,6 +18,7 @@ import dataclasses
 import datetime
 import hashlib
 import json
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -46,6 +47,7 @@ from .ledger import (
 )
 from .models import (
     WRITE_ROLES,
+    ApiToken,
     Club,
     GameRow,
     Hand,
@@ -862,3 +864,43 @@ def _date_parse(value: str | None) -> datetime.date:
         return datetime.date.fromisoformat(value)
     except ValueError:
         raise LedgerError.from_rules(RulesError("value.not_date", field="date")) from None
+
+
+# --- personal API tokens ---
+
+API_TOKEN_PREFIX = "bf_"
+API_TOKEN_NAME_MAX = 60
+
+
+def api_token_hash(secret: str) -> str:
+    """What is stored of a token's secret: its SHA-256, hex (the secret is random, so no salt is needed)."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def api_token_create(*, user: User, name: Any, expires_at: datetime.datetime | None = None) -> tuple[ApiToken, str]:
+    """A new named token for `user` and its secret, which is returned this once and never stored."""
+    if not isinstance(name, str):
+        raise LedgerError.from_rules(RulesError("value.not_text", field="name"))
+    name = name_clean(name, field="name", limit=API_TOKEN_NAME_MAX)
+    if not name:
+        raise LedgerError("token.name_required", field="name")
+    if expires_at is not None and expires_at <= timezone.now():
+        raise LedgerError("token.expired", field="expires")
+    secret = API_TOKEN_PREFIX + secrets.token_urlsafe(32)
+    with transaction.atomic():
+        token = ApiToken.objects.create(
+            user=user, name=name, key_hash=api_token_hash(secret), prefix=secret[:10], expires_at=expires_at
+        )
+    return token, secret
+
+
+def api_token_revoke(*, user: User, token_id: int) -> ApiToken:
+    """Revoke one of `user`'s tokens; another user's token is not found. Revoking twice changes nothing."""
+    with transaction.atomic():
+        token = ApiToken.objects.select_for_update().filter(user=user, pk=token_id).first()
+        if token is None:
+            raise LedgerError("token.not_found", field="id")
+        if token.revoked_at is None:
+            token.revoked_at = timezone.now()
+            token.save(update_fields=["revoked_at"])
+    return token

@@ -294,3 +294,22 @@ class RevisionSerializer(serializers.Serializer):
     reason = serializers.CharField(allow_blank=True, help_text="why (empty for the recording)")
     input = serializers.JSONField(allow_null=True, help_text="the hand as entered (null for a void)")
     void = serializers.BooleanField(source="is_void")
+
+
+class ApiTokenSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    prefix = serializers.CharField(help_text="the secret's first characters, to tell tokens apart")
+    created = serializers.DateTimeField(source="created_at")
+    expires = serializers.DateTimeField(source="expires_at", allow_null=True, help_text="null: never")
+    last_used = serializers.DateTimeField(source="last_used_at", allow_null=True)
+    revoked = serializers.DateTimeField(source="revoked_at", allow_null=True)
+
+
+class ApiTokenMadeSerializer(ApiTokenSerializer):
+    token = serializers.CharField(help_text="the secret: shown this once, send it as `Authorization: Bearer …`")
+
+
+class ApiTokenCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=60, help_text="what the token is for, e.g. `spreadsheet`")
+    expires = serializers.DateTimeField(required=False, allow_null=True, help_text="leave out or null: never")

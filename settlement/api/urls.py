@@ -32,6 +32,8 @@ urlpatterns = [
     path(hand + "revisions/", views.hand_revisions, name="api_hand_revisions"),
     path(hand + "correct/", views.hand_correct, name="api_hand_correct"),
     path(hand + "void/", views.hand_void, name="api_hand_void"),
+    path("tokens/", views.tokens, name="api_tokens"),
+    path("tokens/<int:token_id>/", views.token_revoke, name="api_token_revoke"),
     # Last: an address without its trailing slash (Django's APPEND_SLASH would answer a POST with a 301 that
     # loses the body, or a 500 under DEBUG).
     re_path(r"^(?P<path>.*[^/])$", views.slash_missing),

@@ -21,7 +21,7 @@ from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import api_view
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.permissions import IsAuthenticated
@@ -37,6 +37,7 @@ from settlement.models import Membership, Session
 from settlement.rules.base import RulesError
 
 from . import serializers as s
+from .authentication import ApiTokenAuthentication
 from .errors import NotAnObject, error_body
 from .parsers import JSONWithoutNulParser, nul_refuse
 from .renderers import FormatNegotiation, StandingsCSVRenderer
@@ -53,7 +54,7 @@ def api_endpoint(*methods: str, renderers: Sequence[type[BaseRenderer]] = (JSONR
     allowed = [*methods, "HEAD"] if "GET" in methods else list(methods)
 
     def wrap(func: Callable[..., Any]) -> Any:
-        func.authentication_classes = [TokenAuthentication, SessionAuthentication]  # type: ignore[attr-defined]
+        func.authentication_classes = [ApiTokenAuthentication, SessionAuthentication]  # type: ignore[attr-defined]
         func.permission_classes = [IsAuthenticated]  # type: ignore[attr-defined]
         func.parser_classes = [JSONWithoutNulParser]  # type: ignore[attr-defined]
         func.renderer_classes = list(renderers)  # type: ignore[attr-defined]
@@ -520,6 +521,49 @@ def club_standings(request: Request, slug: str) -> Response:
     if request.accepted_renderer.format == StandingsCSVRenderer.format:
         response["Content-Disposition"] = f'attachment; filename="standings-{membership.club.slug}.csv"'
     return response
+
+
+# --- personal API tokens ---
+
+
+@extend_schema(
+    methods=["GET"],
+    operation_id="tokens_list",
+    tags=["tokens"],
+    summary="Your personal API tokens, newest first (revoked ones too; never their secrets)",
+    responses={200: s.ApiTokenSerializer(many=True), **_errors(401)},
+)
+@extend_schema(
+    methods=["POST"],
+    operation_id="tokens_create",
+    tags=["tokens"],
+    summary="Make a named token; its secret is in this answer only",
+    request=s.ApiTokenCreateSerializer,
+    examples=[OpenApiExample("a spreadsheet's", value={"name": "spreadsheet"}, request_only=True)],
+    responses={201: s.ApiTokenMadeSerializer, **_errors(400, 401)},
+)
+@api_endpoint("GET", "POST")
+def tokens(request: Request) -> Response:
+    if request.method == "POST":
+        body = _object_body(request, ("name", "expires"))
+        expires = body.get("expires")
+        if expires is not None:
+            expires = _query(s.ApiTokenCreateSerializer(data={"name": "-", "expires": expires}))["expires"]
+        token, secret = services.api_token_create(user=request.user, name=body.get("name", ""), expires_at=expires)
+        return Response(s.ApiTokenMadeSerializer({**vars(token), "token": secret}).data, status=status.HTTP_201_CREATED)
+    return Response(s.ApiTokenSerializer(selectors.user_api_tokens(user=request.user), many=True).data)
+
+
+@extend_schema(
+    operation_id="tokens_revoke",
+    tags=["tokens"],
+    summary="Revoke one of your tokens: it stops working at once (revoking twice changes nothing)",
+    responses={204: None, **_errors(401, 404)},
+)
+@api_endpoint("DELETE")
+def token_revoke(request: Request, token_id: int) -> Response:
+    services.api_token_revoke(user=request.user, token_id=token_id)
+    return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # --- an address without its trailing slash ---

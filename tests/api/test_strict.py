@@ -25,7 +25,7 @@ def _gets(table) -> list[str]:
         f"/api/v1/sessions/{sid}/export/",
         f"/api/v1/sessions/{sid}/entry/",
         f"/api/v1/sessions/{sid}/hands/1/revisions/",
-        # "/api/v1/tokens/",
+        "/api/v1/tokens/",
     ]
 
 
