@@ -2,8 +2,8 @@
 
 Personal tokens (`ApiToken`) are looked up by the SHA-256 of the secret sent; an expired or revoked one
 is refused. The old DRF authtoken (`Token …`, one per user, made by `drf_create_token`) keeps working
-until it is deleted. Either keyword takes either kind of token. The schema describes the Bearer header (`ApiTokenScheme`),
-so generated clients send it.
+until it is deleted. Either keyword takes either kind of token. The schema describes the Bearer
+header (`ApiTokenScheme`), so generated clients send it.
 """
 
 from __future__ import annotations
