@@ -95,3 +95,38 @@ def test_the_old_authtoken_works_with_either_keyword_until_it_is_deleted(table):
         assert _with(legacy.key, keyword).get("/api/v1/clubs/").status_code == 200
     legacy.delete()
     assert_error(_with(legacy.key, "Token").get("/api/v1/clubs/"), 401, "authentication_failed")
+
+
+@pytest.mark.parametrize(("lang", "title"), [("en", "API tokens"), ("zh-hans", "API 令牌")])
+def test_the_tokens_page_makes_shows_once_and_revokes_a_token(table, client, lang, title):
+    client.force_login(table.owner)
+    client.cookies["django_language"] = lang
+    page = client.get("/tokens/", HTTP_ACCEPT_LANGUAGE=lang)
+    assert page.status_code == 200 and title in page.content.decode()
+    made = client.post("/tokens/", {"name": "表格", "days": "30"}, HTTP_ACCEPT_LANGUAGE=lang)
+    assert made.status_code == 201
+    token = ApiToken.objects.get(user=table.owner)
+    html = made.content.decode()
+    secret = html.split('id="token-secret">')[1].split("<")[0]
+    assert secret.startswith(token.prefix) and token.expires_at is not None
+    assert _with(secret).get("/api/v1/clubs/").status_code == 200
+    # Shown once: the list shows only its first characters.
+    assert secret not in client.get("/tokens/").content.decode()
+    assert client.post(f"/tokens/{token.pk}/revoke/").status_code == 302
+    assert _with(secret).get("/api/v1/clubs/").status_code == 401
+
+
+def test_the_tokens_page_needs_a_login_and_revokes_only_ones_own(table, client):
+    assert client.get("/tokens/").status_code == 302
+    token, secret = api_token_create(user=table.owner, name="mine")
+    client.force_login(table.outsider)
+    client.post(f"/tokens/{token.pk}/revoke/")
+    assert _with(secret).get("/api/v1/clubs/").status_code == 200
+    assert "mine" not in client.get("/tokens/").content.decode()
+
+
+def test_the_tokens_page_is_in_chinese_for_a_chinese_reader(table, client):
+    client.force_login(table.owner)
+    client.cookies["django_language"] = "zh-hans"
+    html = client.get("/tokens/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "令牌让脚本" in html and "新建令牌" in html and "你还没有令牌" in html
