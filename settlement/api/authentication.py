@@ -19,7 +19,7 @@ from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
 from settlement.models import ApiToken
-from settlement.services import api_token_hash
+from settlement.services import API_TOKEN_PREFIX, api_token_hash
 
 KEYWORDS = (b"bearer", b"token")
 # How often `last_used_at` is written at most: not a write on every request.
@@ -37,18 +37,20 @@ class ApiTokenAuthentication(BaseAuthentication):
             secret = parts[1].decode()
         except UnicodeError:
             raise AuthenticationFailed(_("Invalid token.")) from None
+        if not secret.startswith(API_TOKEN_PREFIX):  # the old authtoken: 40 hex digits, stored as they are
+            legacy = Token.objects.select_related("user").filter(key=secret).first()
+            if legacy is None or not legacy.user.is_active:
+                raise AuthenticationFailed(_("Invalid token."))
+            return legacy.user, legacy
         now = timezone.now()
         token = ApiToken.objects.select_related("user").filter(key_hash=api_token_hash(secret)).first()
-        if token is not None:
-            if not token.is_active(now) or not token.user.is_active:
-                raise AuthenticationFailed(_("This token has expired or was revoked."))
-            if token.last_used_at is None or (now - token.last_used_at).total_seconds() > LAST_USED_EVERY:
-                ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
-            return token.user, token
-        legacy = Token.objects.select_related("user").filter(key=secret).first()
-        if legacy is None or not legacy.user.is_active:
+        if token is None:
             raise AuthenticationFailed(_("Invalid token."))
-        return legacy.user, legacy
+        if not token.is_active(now) or not token.user.is_active:
+            raise AuthenticationFailed(_("This token has expired or was revoked."))
+        if token.last_used_at is None or (now - token.last_used_at).total_seconds() > LAST_USED_EVERY:
+            ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        return token.user, token
 
     def authenticate_header(self, request: Request) -> str:
         return "Token"

@@ -131,6 +131,12 @@ class StandingsFilterSerializer(serializers.Serializer):
     )
 
 
+class StandingsCSVFilterSerializer(serializers.Serializer):
+    date_from = serializers.DateField(required=False, help_text="sessions on or after this day")
+    date_to = serializers.DateField(required=False, help_text="sessions on or before this day")
+    variant = serializers.ChoiceField(choices=VARIANT_CHOICES, required=False)
+
+
 class ImportQuerySerializer(serializers.Serializer):
     close = serializers.BooleanField(
         required=False, default=True, help_text="false: leave the session open to add hands"

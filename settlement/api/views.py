@@ -14,7 +14,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.middleware.http import ConditionalGetMiddleware
 from django.urls import is_valid_path
+from django.utils.decorators import decorator_from_middleware
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -64,12 +66,18 @@ def api_endpoint(*methods: str, renderers: Sequence[type[BaseRenderer]] = (JSONR
     return wrap
 
 
+# A GET's answer carries an ETag (a hash of its body); `If-None-Match` with it gets a 304 with no body.
+etag_conditional = decorator_from_middleware(ConditionalGetMiddleware)
+NOT_MODIFIED = {304: OpenApiResponse(description="not modified: `If-None-Match` holds the ETag of this answer")}
+
+
 def _errors(*codes: int, media_type: str | None = None) -> dict[Any, Any]:
     described = {
         400: "bad input: `code`, `hand` and `field` say which",
         401: "not logged in (send `Authorization: Token …`)",
         403: "your role in the club does not allow this (viewers cannot write)",
         404: "no such object among your clubs'",
+        406: "the `Accept` header asks for something this address does not give",
         409: "the session's state refuses it: closed, hand already void, key reused for another hand",
     }
     response = {code: OpenApiResponse(s.ErrorSerializer, description=described[code]) for code in codes}
@@ -240,7 +248,7 @@ def club_players(request: Request, slug: str) -> Response:
     tags=["sessions"],
     summary="The club's sessions, newest first, filtered and paginated",
     parameters=[s.SessionFilterSerializer],
-    responses={200: s.SessionPageSerializer, **_errors(400, 401, 404)},
+    responses={200: s.SessionPageSerializer, **NOT_MODIFIED, **_errors(400, 401, 404)},
 )
 @extend_schema(
     methods=["POST"],
@@ -274,6 +282,7 @@ def club_players(request: Request, slug: str) -> Response:
     examples=[OpenApiExample("本溪, two hands", value=DOCUMENT_EXAMPLE, request_only=True)],
     responses={201: s.SessionResultsSerializer, **WRITE_ERRORS},
 )
+@etag_conditional
 @api_endpoint("GET", "POST")
 def club_sessions(request: Request, slug: str) -> Response:
     membership = _get_membership_for_user(request, slug)
@@ -313,8 +322,9 @@ def club_sessions(request: Request, slug: str) -> Response:
     tags=["sessions"],
     summary="The session's results document (as `manage.py settle` prints it) with id, club, date and status",
     description="Hands are numbered as in the ledger: a void hand keeps its number and is left out.",
-    responses={200: s.SessionResultsSerializer, **_errors(401, 404, 409)},
+    responses={200: s.SessionResultsSerializer, **NOT_MODIFIED, **_errors(401, 404, 409)},
 )
+@etag_conditional
 @api_endpoint("GET")
 def session_detail(request: Request, session_id: int) -> Response:
     _, session = _get_session_for_user(request, session_id)
@@ -508,11 +518,35 @@ def hand_revisions(request: Request, session_id: int, number: int) -> Response:
     responses={
         (200, JSON): s.StandingSerializer(many=True),
         (200, StandingsCSVRenderer.media_type): OpenApiTypes.STR,
+        **{(304, JSON): NOT_MODIFIED[304]},
         **_errors(400, 401, 404, media_type=JSON),
     },
 )
+@etag_conditional
 @api_endpoint("GET", renderers=(JSONRenderer, StandingsCSVRenderer))
 def club_standings(request: Request, slug: str) -> Response:
+    return _standings(request, slug)
+
+
+@extend_schema(
+    operation_id="club_standings_csv",
+    tags=["standings"],
+    summary="The standings as CSV, for a spreadsheet (the same as `standings/?format=csv`)",
+    description="UTF-8 with a byte-order mark; a row per player, a total column per unit.",
+    parameters=[s.StandingsCSVFilterSerializer],
+    responses={
+        (200, StandingsCSVRenderer.media_type): OpenApiTypes.STR,
+        **{(304, JSON): NOT_MODIFIED[304]},
+        **_errors(400, 401, 404, 406, media_type=JSON),
+    },
+)
+@etag_conditional
+@api_endpoint("GET", renderers=(StandingsCSVRenderer,))
+def club_standings_csv(request: Request, slug: str) -> Response:
+    return _standings(request, slug)
+
+
+def _standings(request: Request, slug: str) -> Response:
     membership = _get_membership_for_user(request, slug)
     filters = _query(s.StandingsFilterSerializer(data=request.query_params.dict()))
     filters.pop("format", None)

@@ -32,6 +32,7 @@ def test_the_schema_validates_without_a_warning(tmp_path):
         "session_reopen",
         "hand_revisions",
         "tokens_list",
+        "club_standings_csv",
         "tokens_create",
         "tokens_revoke",
         "variants_list",
