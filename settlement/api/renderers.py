@@ -43,7 +43,8 @@ class StandingsCSVRenderer(BaseRenderer):
                 _("money"),
             ]
         )
-        for row in data or []:
+        # Rows are a list; anything else (OPTIONS' description of the view) has no rows, only the header.
+        for row in data if isinstance(data, list) else []:
             totals = row["totals"]
             writer.writerow(
                 [

@@ -20,6 +20,7 @@ from settlement.rules.registry import VARIANTS
 
 VARIANT_CHOICES = list(VARIANTS)
 SEAT = {"min_value": 0, "max_value": 3}
+NOT_BLANK = r"\S"  # text with something in it besides spaces
 
 # --- errors ---
 
@@ -78,7 +79,10 @@ class SessionDocumentSerializer(serializers.Serializer):
         child=serializers.JSONField(), required=False, help_text="overrides of the variant's defaults"
     )
     players = serializers.ListField(
-        child=serializers.CharField(max_length=60), min_length=3, max_length=4, help_text="names, in seat order"
+        child=serializers.RegexField(NOT_BLANK, max_length=60),
+        min_length=3,
+        max_length=6,
+        help_text="names, in seat order",
     )
     hands = HandInputSerializer(many=True)
     date = serializers.DateField(required=False, help_text="the day of the sitting (kept on import)")
@@ -93,12 +97,12 @@ REVISION_HELP = (
 
 class HandCorrectSerializer(serializers.Serializer):
     hand = HandInputSerializer(help_text="the corrected hand, whole")
-    reason = serializers.CharField(max_length=500, help_text="why (kept in the hand's history)")
+    reason = serializers.RegexField(NOT_BLANK, max_length=500, help_text="why (kept in the hand's history)")
     revision = serializers.IntegerField(min_value=1, required=False, help_text=REVISION_HELP)
 
 
 class HandVoidSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=500, help_text="why (kept in the hand's history)")
+    reason = serializers.RegexField(NOT_BLANK, max_length=500, help_text="why (kept in the hand's history)")
     revision = serializers.IntegerField(min_value=1, required=False, help_text=REVISION_HELP)
 
 
@@ -317,5 +321,5 @@ class ApiTokenMadeSerializer(ApiTokenSerializer):
 
 
 class ApiTokenCreateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=60, help_text="what the token is for, e.g. `spreadsheet`")
+    name = serializers.RegexField(NOT_BLANK, max_length=60, help_text="what the token is for, e.g. `spreadsheet`")
     expires = serializers.DateTimeField(required=False, allow_null=True, help_text="leave out or null: never")

@@ -199,3 +199,8 @@ def test_standings_csv_has_its_own_address_equal_to_the_format_parameter(table):
     assert own.content.startswith("\ufeff".encode())
     assert client.get("/api/v1/clubs/laonian/standings.csv?variant=").status_code == 400
     assert client.get("/api/v1/clubs/other/standings.csv").json()["code"] == "not_found"
+
+
+def test_options_on_the_csv_address_is_no_server_error(table):
+    response = table.client("viewer").options("/api/v1/clubs/laonian/standings.csv")
+    assert response.status_code == 200 and response.content.startswith("\ufeff".encode())
