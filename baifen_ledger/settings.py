@@ -70,6 +70,14 @@ SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or secret_key_load(path=DATA_DI
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
+# CORS (django-cors-headers), for browser apps on other origins: only under /api/, only the origins listed in
+# BAIFEN_CORS_ORIGINS (none by default), and never with cookies — such an app sends a token.
+CORS_ALLOWED_ORIGINS = env_list("BAIFEN_CORS_ORIGINS", [])
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_HEADERS = ("accept", "accept-language", "authorization", "content-type", "idempotency-key", "if-none-match")
+CORS_EXPOSE_HEADERS = ("ETag", "Idempotent-Replayed", "Location", "Retry-After")
+
 # DJANGO_HTTPS=1: the site is reached over HTTPS only, directly or behind a proxy that sets X-Forwarded-Proto.
 HTTPS = env_bool("DJANGO_HTTPS")
 SESSION_COOKIE_SECURE = HTTPS
@@ -86,6 +94,7 @@ SECURE_HSTS_PRELOAD = HTTPS and env_bool("DJANGO_HSTS_PRELOAD", False)
 SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 
 INSTALLED_APPS = [
+    "corsheaders",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -103,6 +112,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before CommonMiddleware and anything that may answer: a preflight or a refusal carries the CORS headers.
+    "corsheaders.middleware.CorsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -196,7 +207,7 @@ LOGOUT_REDIRECT_URL = "login"
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "settlement.api.authentication.ApiTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -44,6 +44,11 @@ LEDGER_MESSAGES: Mapping[str, Any] = {
     "hand.stale": _("hand {number} was changed meanwhile (now revision {current}); reload it and try again"),
     "revision.invalid": _("the revision must be a whole number"),
     "reason.required": _("give a reason"),
+    # A request body's own field (not a hand's): the engine's text for a hand says "this variant does not use it".
+    "field.unknown:body": _("unknown field {name}"),
+    "token.name_required": _("give the token a name"),
+    "token.expired": _("the expiry must be in the future"),
+    "token.not_found": _("there is no such token among yours"),
     "player.other_club": _("this player belongs to another club"),
     "player.name_too_long": _("a player's name can have at most {limit} characters"),
     "value.not_json": _("must be plain JSON (objects, lists, text, numbers, true/false, null)"),

@@ -10,6 +10,7 @@ as every write).
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.conf import settings
@@ -401,3 +402,40 @@ class HandState(models.Model):
         verbose_name_plural = _("hand states")
         ordering = ("session", "number")
         constraints = (models.UniqueConstraint(fields=["session", "number"], name="handstate_one_per_hand"),)
+
+
+class ApiToken(models.Model):
+    """A named personal API token (`Authorization: Bearer …` or `Token …`), made on the API tokens page or by the API.
+
+    Only a SHA-256 of the secret is stored: the secret is shown once, when it is made, and a copy of the
+    database does not hold a usable token. `prefix` (the secret's first characters) tells tokens apart in
+    the list. A token stops working when it expires or is revoked (`revoked_at`); it is never deleted, so
+    the list can say when it went.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens", verbose_name=_("user")
+    )
+    name = models.CharField(_("name"), max_length=60)
+    key_hash = models.CharField(_("key (SHA-256)"), max_length=64, unique=True)
+    prefix = models.CharField(_("prefix"), max_length=12)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    expires_at = models.DateTimeField(_("expires"), null=True, blank=True)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+        ordering = ("-created_at", "-id")
+        constraints = (
+            models.CheckConstraint(condition=~Q(name=""), name="api_token_name_not_empty"),
+            models.CheckConstraint(condition=~Q(key_hash=""), name="api_token_hash_not_empty"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.name} ({self.prefix}…)"
+
+    def is_active(self, now: datetime.datetime | None = None) -> bool:
+        now = now or timezone.now()
+        return self.revoked_at is None and (self.expires_at is None or self.expires_at > now)

@@ -14,9 +14,11 @@ a user without a writing role in the club gets `PermissionDenied`.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import hashlib
 import json
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +46,7 @@ from .ledger import (
     session_players,
 )
 from .models import (
+    ApiToken,
     Club,
     GameRow,
     Hand,
@@ -56,8 +59,8 @@ from .models import (
     SessionSeat,
     SettlementRow,
 )
-from .rules.base import RulesError
-from .rules.document import document_parse
+from .rules.base import HandInput, RulesError
+from .rules.document import document_parse, hand_parse
 from .rules.options import options_dump, options_resolve
 from .rules.registry import VARIANTS
 from .rules.session import session_replay
@@ -504,7 +507,7 @@ def hand_preview(
         hands = [*log.hands(), (log.next_number, hand_input)]
     else:
         if log.entry(number) is None:
-            raise LedgerError("hand.not_found", field="number", number=number)
+            raise LedgerError("hand.not_found", field="number", hand=number, number=number)
         hands = log.hands(replace={number: hand_input})
     return log_replay(session=session, players=log.players, hands=hands).render(lang)
 
@@ -525,7 +528,7 @@ def hand_record(*, session: Session, user: User, hand_input: Any, client_key: st
         if client_key:
             existing = Hand.objects.filter(session=session, client_key=client_key).first()
             if existing is not None:
-                return _record_repeat(hand=existing, hand_input=hand_input)
+                return _record_repeat(session=session, hand=existing, hand_input=hand_input)
         if not session.is_open:
             raise LedgerError("session.closed", field="session")
         players = session_players(session=session)
@@ -562,7 +565,7 @@ def hand_correct(
         log = log_load(session=session, from_number=number)
         entry = log.entry(number)
         if entry is None:
-            raise LedgerError("hand.not_found", field="number", number=number)
+            raise LedgerError("hand.not_found", field="number", hand=number, number=number)
         repeat = _revision_check(entry=entry, revision=revision, user=user, hand_input=hand_input, reason=reason)
         if repeat is not None:
             return repeat
@@ -593,7 +596,7 @@ def hand_void(*, session: Session, user: User, number: int, reason: str, revisio
         log = log_load(session=session, from_number=number)
         entry = log.entry(number)
         if entry is None:
-            raise LedgerError("hand.not_found", field="number", number=number)
+            raise LedgerError("hand.not_found", field="number", hand=number, number=number)
         repeat = _revision_check(entry=entry, revision=revision, user=user, hand_input=None, reason=reason)
         if repeat is not None:
             return repeat
@@ -634,9 +637,9 @@ def _revision_check(
     raise LedgerError("hand.stale", field="revision", hand=entry.number, number=entry.number, current=current.number)
 
 
-def _record_repeat(*, hand: Hand, hand_input: Any) -> HandWrite:
+def _record_repeat(*, session: Session, hand: Hand, hand_input: Any) -> HandWrite:
     revisions = list(hand.revisions.order_by("number"))
-    if not _same_entry(stored=revisions[0].input, entered=hand_input):
+    if not _same_entry(stored=revisions[0].input, entered=hand_input, session=session):
         raise LedgerError("client_key.reused", field="client_key", hand=hand.number, number=hand.number)
     return HandWrite(hand=hand, revision=revisions[-1], created=False)
 
@@ -654,13 +657,36 @@ def _facts_stored(hand_input: Any, facts: Mapping[str, Any]) -> Any:
     return {**hand_input, **facts}
 
 
-def _same_entry(*, stored: Any, entered: Any) -> bool:
-    """Whether `entered` is the entry that was stored: equal, or equal but for facts the table filled in."""
+def _same_entry(*, stored: Any, entered: Any, session: Session | None = None) -> bool:
+    """Whether `entered` is the entry that was stored: equal, or equal but for facts the table filled in.
+
+    With the session, also equal once the engine has filled in its defaults: `{"forced": false}` is the
+    hand without `forced` (a client that sends every field retries the hand it sent without them).
+    """
     if stored == entered:
         return True
     if not isinstance(stored, dict) or not isinstance(entered, dict):
         return False
-    return {k: v for k, v in stored.items() if k in entered or k not in FACT_FIELDS} == entered
+    stored = {k: v for k, v in stored.items() if k in entered or k not in FACT_FIELDS}
+    if stored == entered:
+        return True
+    if session is None:
+        return False
+    parsed = _hand_defaults_filled(stored, session=session)
+    return parsed is not None and parsed == _hand_defaults_filled(entered, session=session)
+
+
+def _hand_defaults_filled(hand_input: dict[str, Any], *, session: Session) -> HandInput | None:
+    """The hand as the engine reads it, every field at its value or default (None: the rules refuse it)."""
+    variant = VARIANTS.get(session.variant)
+    if variant is None:
+        return None
+    players = SessionSeat.objects.filter(session=session).count()
+    try:
+        parsed = hand_parse(hand_input, n=1, variant=variant, players=players)
+    except RulesError:
+        return None
+    return dataclasses.replace(parsed, present=frozenset())
 
 
 def _hands_limit(count: int) -> None:
@@ -794,6 +820,8 @@ def _client_key_clean(client_key: str) -> str:
 
 
 def _reason_clean(reason: str) -> str:
+    if not isinstance(reason, str):
+        raise LedgerError.from_rules(RulesError("value.not_text", field="reason"))
     reason = text_clean(reason, field="reason", limit=REASON_MAX)
     if not reason:
         raise LedgerError("reason.required", field="reason")
@@ -813,3 +841,43 @@ def _date_parse(value: str | None) -> datetime.date:
         return datetime.date.fromisoformat(value)
     except ValueError:
         raise LedgerError.from_rules(RulesError("value.not_date", field="date")) from None
+
+
+# --- personal API tokens ---
+
+API_TOKEN_PREFIX = "bf_"
+API_TOKEN_NAME_MAX = 60
+
+
+def api_token_hash(secret: str) -> str:
+    """What is stored of a token's secret: its SHA-256, hex (the secret is random, so no salt is needed)."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def api_token_create(*, user: User, name: Any, expires_at: datetime.datetime | None = None) -> tuple[ApiToken, str]:
+    """A new named token for `user` and its secret, which is returned this once and never stored."""
+    if not isinstance(name, str):
+        raise LedgerError.from_rules(RulesError("value.not_text", field="name"))
+    name = name_clean(name, field="name", limit=API_TOKEN_NAME_MAX)
+    if not name:
+        raise LedgerError("token.name_required", field="name")
+    if expires_at is not None and expires_at <= timezone.now():
+        raise LedgerError("token.expired", field="expires")
+    secret = API_TOKEN_PREFIX + secrets.token_urlsafe(32)
+    with transaction.atomic():
+        token = ApiToken.objects.create(
+            user=user, name=name, key_hash=api_token_hash(secret), prefix=secret[:10], expires_at=expires_at
+        )
+    return token, secret
+
+
+def api_token_revoke(*, user: User, token_id: int) -> ApiToken:
+    """Revoke one of `user`'s tokens; another user's token is not found. Revoking twice changes nothing."""
+    with transaction.atomic():
+        token = ApiToken.objects.select_for_update().filter(user=user, pk=token_id).first()
+        if token is None:
+            raise LedgerError("token.not_found", field="id")
+        if token.revoked_at is None:
+            token.revoked_at = timezone.now()
+            token.save(update_fields=["revoked_at"])
+    return token

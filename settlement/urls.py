@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import share_views, views
+from . import share_views, token_views, views
 
 session = "clubs/<slug:slug>/sessions/<int:session_id>/"
 hand = session + "hands/<int:number>/"
@@ -10,6 +10,8 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("login/", auth_views.LoginView.as_view(template_name="settlement/login.html"), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("tokens/", token_views.api_tokens, name="api_tokens"),
+    path("tokens/<int:token_id>/revoke/", token_views.api_token_revoke, name="api_token_revoke"),
     path("clubs/<slug:slug>/", views.club_home, name="club_home"),
     path("clubs/<slug:slug>/history/", views.club_history, name="club_history"),
     path("clubs/<slug:slug>/players/<int:player_id>/", views.player_detail, name="player_detail"),

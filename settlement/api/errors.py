@@ -29,6 +29,7 @@ from settlement.ledger import LedgerError
 # Ledger refusals that are about the state of the session or the hand, not the input.
 LEDGER_STATUS = {
     "hand.not_found": status.HTTP_404_NOT_FOUND,
+    "token.not_found": status.HTTP_404_NOT_FOUND,
     "session.closed": status.HTTP_409_CONFLICT,
     "client_key.reused": status.HTTP_409_CONFLICT,
     "hand.already_void": status.HTTP_409_CONFLICT,

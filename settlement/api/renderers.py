@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
+from rest_framework.exceptions import ErrorDetail, ValidationError
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
 
 from settlement.rules.registry import VARIANTS
@@ -41,7 +43,8 @@ class StandingsCSVRenderer(BaseRenderer):
                 _("money"),
             ]
         )
-        for row in data or []:
+        # Rows are a list; anything else (OPTIONS' description of the view) has no rows, only the header.
+        for row in data if isinstance(data, list) else []:
             totals = row["totals"]
             writer.writerow(
                 [
@@ -62,3 +65,20 @@ class StandingsCSVRenderer(BaseRenderer):
 def _cell_text(text: str) -> str:
     """A name that a spreadsheet would read as a formula (`=…`, `+…`, `-…`, `@…`) is kept as text."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+class FormatNegotiation(DefaultContentNegotiation):
+    """DRF's negotiation, but `?format=` naming a format the address does not give is a 400, not a 404.
+
+    The 404 would read as "no such address"; the refusal names `format` and the formats there are.
+    """
+
+    def filter_renderers(self, renderers: Sequence[BaseRenderer], format: str) -> list[BaseRenderer]:
+        found = [renderer for renderer in renderers if renderer.format == format]
+        if not found:
+            formats = ", ".join(str(renderer.format) for renderer in renderers)
+            message = _("“{format}” is not a format this address gives; it gives: {formats}")
+            raise ValidationError(
+                {"format": [ErrorDetail(message.format(format=format, formats=formats), code="format.unknown")]}
+            )
+        return found

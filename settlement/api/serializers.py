@@ -20,6 +20,7 @@ from settlement.rules.registry import VARIANTS
 
 VARIANT_CHOICES = list(VARIANTS)
 SEAT = {"min_value": 0, "max_value": 3}
+NOT_BLANK = r"\S"  # text with something in it besides spaces
 
 # --- errors ---
 
@@ -78,7 +79,10 @@ class SessionDocumentSerializer(serializers.Serializer):
         child=serializers.JSONField(), required=False, help_text="overrides of the variant's defaults"
     )
     players = serializers.ListField(
-        child=serializers.CharField(max_length=60), min_length=3, max_length=4, help_text="names, in seat order"
+        child=serializers.RegexField(NOT_BLANK, max_length=60),
+        min_length=3,
+        max_length=6,
+        help_text="names, in seat order",
     )
     hands = HandInputSerializer(many=True)
     date = serializers.DateField(required=False, help_text="the day of the sitting (kept on import)")
@@ -93,12 +97,12 @@ REVISION_HELP = (
 
 class HandCorrectSerializer(serializers.Serializer):
     hand = HandInputSerializer(help_text="the corrected hand, whole")
-    reason = serializers.CharField(max_length=500, help_text="why (kept in the hand's history)")
+    reason = serializers.RegexField(NOT_BLANK, max_length=500, help_text="why (kept in the hand's history)")
     revision = serializers.IntegerField(min_value=1, required=False, help_text=REVISION_HELP)
 
 
 class HandVoidSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=500, help_text="why (kept in the hand's history)")
+    reason = serializers.RegexField(NOT_BLANK, max_length=500, help_text="why (kept in the hand's history)")
     revision = serializers.IntegerField(min_value=1, required=False, help_text=REVISION_HELP)
 
 
@@ -129,6 +133,12 @@ class StandingsFilterSerializer(serializers.Serializer):
     format = serializers.ChoiceField(
         choices=["json", "csv"], required=False, help_text="`csv`: the same as CSV (UTF-8 with BOM)"
     )
+
+
+class StandingsCSVFilterSerializer(serializers.Serializer):
+    date_from = serializers.DateField(required=False, help_text="sessions on or after this day")
+    date_to = serializers.DateField(required=False, help_text="sessions on or before this day")
+    variant = serializers.ChoiceField(choices=VARIANT_CHOICES, required=False)
 
 
 class ImportQuerySerializer(serializers.Serializer):
@@ -299,3 +309,43 @@ class StandingSerializer(serializers.Serializer):
     money = serializers.IntegerField(
         allow_null=True, help_text="totals × unit_value over the sessions whose variant has one; null if none"
     )
+
+
+class SessionStatusSerializer(serializers.Serializer):
+    """A session after it was closed or reopened."""
+
+    id = serializers.IntegerField(source="pk")
+    status = serializers.ChoiceField(choices=Session.Status.choices)
+    closed_at = serializers.DateTimeField(allow_null=True, help_text="when it was closed; null while open")
+
+
+class EmptySerializer(serializers.Serializer):
+    """No fields: an empty object, or no body at all."""
+
+
+class RevisionSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="1 = as recorded; later = corrections and voids")
+    author = serializers.CharField(source="author.username", help_text="who entered it (username)")
+    created = serializers.DateTimeField(source="created_at")
+    reason = serializers.CharField(allow_blank=True, help_text="why (empty for the recording)")
+    input = serializers.JSONField(allow_null=True, help_text="the hand as entered (null for a void)")
+    void = serializers.BooleanField(source="is_void")
+
+
+class ApiTokenSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    prefix = serializers.CharField(help_text="the secret's first characters, to tell tokens apart")
+    created = serializers.DateTimeField(source="created_at")
+    expires = serializers.DateTimeField(source="expires_at", allow_null=True, help_text="null: never")
+    last_used = serializers.DateTimeField(source="last_used_at", allow_null=True)
+    revoked = serializers.DateTimeField(source="revoked_at", allow_null=True)
+
+
+class ApiTokenMadeSerializer(ApiTokenSerializer):
+    token = serializers.CharField(help_text="the secret: shown this once, send it as `Authorization: Bearer …`")
+
+
+class ApiTokenCreateSerializer(serializers.Serializer):
+    name = serializers.RegexField(NOT_BLANK, max_length=60, help_text="what the token is for, e.g. `spreadsheet`")
+    expires = serializers.DateTimeField(required=False, allow_null=True, help_text="leave out or null: never")

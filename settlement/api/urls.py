@@ -1,6 +1,6 @@
 """`/api/v1/`: the ledger's REST API, its OpenAPI schema and Swagger UI (both public)."""
 
-from django.urls import path
+from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from . import describe, views
@@ -22,11 +22,20 @@ urlpatterns = [
     path("clubs/<slug:slug>/players/", views.club_players, name="api_club_players"),
     path("clubs/<slug:slug>/sessions/", views.club_sessions, name="api_club_sessions"),
     path("clubs/<slug:slug>/standings/", views.club_standings, name="api_club_standings"),
+    path("clubs/<slug:slug>/standings.csv", views.club_standings_csv, name="api_club_standings_csv"),
     path(session, views.session_detail, name="api_session_detail"),
     path(session + "export/", views.session_export, name="api_session_export"),
     path(session + "entry/", describe.session_entry, name="api_session_entry"),
     path(session + "hands/", views.hand_record, name="api_hand_record"),
     path(session + "hands/preview/", views.hand_preview, name="api_hand_preview"),
+    path(session + "close/", views.session_close, name="api_session_close"),
+    path(session + "reopen/", views.session_reopen, name="api_session_reopen"),
+    path(hand + "revisions/", views.hand_revisions, name="api_hand_revisions"),
     path(hand + "correct/", views.hand_correct, name="api_hand_correct"),
     path(hand + "void/", views.hand_void, name="api_hand_void"),
+    path("tokens/", views.tokens, name="api_tokens"),
+    path("tokens/<int:token_id>/", views.token_revoke, name="api_token_revoke"),
+    # Last: an address without its trailing slash (Django's APPEND_SLASH would answer a POST with a 301 that
+    # loses the body, or a 500 under DEBUG).
+    re_path(r"^(?P<path>.*[^/])$", views.slash_missing),
 ]

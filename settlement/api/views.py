@@ -9,14 +9,20 @@ scheme. Refusals raise and are answered in one shape by `errors.py`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.middleware.http import ConditionalGetMiddleware
+from django.urls import is_valid_path
+from django.utils.decorators import decorator_from_middleware
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import api_view
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -28,28 +34,40 @@ from rest_framework.utils.urls import remove_query_param, replace_query_param
 from settlement import policy, selectors, services
 from settlement.ledger import LedgerError, hand_input_ordered
 from settlement.models import Session
+from settlement.rules.base import RulesError
 from settlement.scoping import get_membership_for_user, get_session_for_user, request_lang
 
 from . import serializers as s
-from .errors import NotAnObject
+from .authentication import ApiTokenAuthentication
+from .errors import NotAnObject, error_body
 from .parsers import JSONWithoutNulParser, nul_refuse
-from .renderers import StandingsCSVRenderer
+from .renderers import FormatNegotiation, StandingsCSVRenderer
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 JSON = "application/json"
 
 
 def api_endpoint(*methods: str, renderers: Sequence[type[BaseRenderer]] = (JSONRenderer,)) -> Callable[..., Any]:
-    """`@api_view` with the API's settings: token then session auth, logged-in callers, JSON in and out."""
+    """`@api_view` with the API's settings: token then session auth, logged-in callers, JSON in and out.
+
+    Every GET answers HEAD too (the same status and headers, no body); an unknown `?format=` is a 400.
+    """
+    allowed = [*methods, "HEAD"] if "GET" in methods else list(methods)
 
     def wrap(func: Callable[..., Any]) -> Any:
-        func.authentication_classes = [TokenAuthentication, SessionAuthentication]  # type: ignore[attr-defined]
+        func.authentication_classes = [ApiTokenAuthentication, SessionAuthentication]  # type: ignore[attr-defined]
         func.permission_classes = [IsAuthenticated]  # type: ignore[attr-defined]
         func.parser_classes = [JSONWithoutNulParser]  # type: ignore[attr-defined]
         func.renderer_classes = list(renderers)  # type: ignore[attr-defined]
-        return api_view(list(methods))(func)
+        func.content_negotiation_class = FormatNegotiation  # type: ignore[attr-defined]
+        return api_view(allowed)(func)
 
     return wrap
+
+
+# A GET's answer carries an ETag (a hash of its body); `If-None-Match` with it gets a 304 with no body.
+etag_conditional = decorator_from_middleware(ConditionalGetMiddleware)
+NOT_MODIFIED = {304: OpenApiResponse(description="not modified: `If-None-Match` holds the ETag of this answer")}
 
 
 def _errors(*codes: int, media_type: str | None = None) -> dict[Any, Any]:
@@ -58,6 +76,7 @@ def _errors(*codes: int, media_type: str | None = None) -> dict[Any, Any]:
         401: "not logged in (send `Authorization: Token …`)",
         403: "your role in the club does not allow this (viewers cannot write)",
         404: "no such object among your clubs'",
+        406: "the `Accept` header asks for something this address does not give",
         409: "the session's state refuses it: closed, hand already void, key reused for another hand",
     }
     response = {code: OpenApiResponse(s.ErrorSerializer, description=described[code]) for code in codes}
@@ -97,13 +116,27 @@ def _key_errors() -> Iterator[None]:
         raise
 
 
-def _object_body(request: Request) -> dict[str, Any]:
+def _object_body(request: Request, fields: Collection[str]) -> dict[str, Any]:
+    """The request's JSON object; a field it does not take is refused by name (a typo is not silently lost)."""
     if not isinstance(request.data, dict):
         raise NotAnObject
+    for key in request.data:
+        if key not in fields:
+            raise LedgerError("field.unknown", field=str(key), subject="body", name=key)
     return request.data
 
 
+def _document_nulls(document: Any) -> None:
+    """`date` and `venue` are text or left out, as the schema says (the engine alone would take a null)."""
+    if isinstance(document, dict):
+        for key in ("date", "venue"):
+            if key in document and document[key] is None:
+                raise LedgerError.from_rules(RulesError("value.not_text", field=key))
+
+
 def _query(serializer: Any) -> dict[str, Any]:
+    # Given `query_params.dict()`, not the QueryDict: DRF reads an empty `?variant=` from a QueryDict as left out,
+    # where the schema says a variant is one of the keys.
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
 
@@ -195,7 +228,7 @@ def club_players(request: Request, slug: str) -> Response:
     tags=["sessions"],
     summary="The club's sessions, newest first, filtered and paginated",
     parameters=[s.SessionFilterSerializer],
-    responses={200: s.SessionPageSerializer, **_errors(400, 401, 404)},
+    responses={200: s.SessionPageSerializer, **NOT_MODIFIED, **_errors(400, 401, 404)},
 )
 @extend_schema(
     methods=["POST"],
@@ -229,13 +262,15 @@ def club_players(request: Request, slug: str) -> Response:
     examples=[OpenApiExample("本溪, two hands", value=DOCUMENT_EXAMPLE, request_only=True)],
     responses={201: s.SessionResultsSerializer, **WRITE_ERRORS},
 )
+@etag_conditional
 @api_endpoint("GET", "POST")
 def club_sessions(request: Request, slug: str) -> Response:
     membership = get_membership_for_user(request.user, slug)
     club = membership.club
     if request.method == "POST":
         policy.deny_unless(policy.may_write(membership.role))
-        close = _query(s.ImportQuerySerializer(data=request.query_params))["close"]
+        close = _query(s.ImportQuerySerializer(data=request.query_params.dict()))["close"]
+        _document_nulls(request.data)
         with _key_errors():
             write = services.session_import(
                 club=club, user=request.user, document=request.data, close=close, client_key=_idempotency_key(request)
@@ -248,7 +283,7 @@ def club_sessions(request: Request, slug: str) -> Response:
         body = _session_results(session, url=headers["Location"])
         return Response(body, status=status.HTTP_201_CREATED, headers=headers)
 
-    filters = _query(s.SessionFilterSerializer(data=request.query_params, club=club))
+    filters = _query(s.SessionFilterSerializer(data=request.query_params.dict(), club=club))
     offset, limit = filters.pop("offset"), filters.pop("limit")
     page = selectors.club_sessions_page(club=club, offset=offset, limit=limit, **filters)
     url = request.build_absolute_uri()
@@ -276,8 +311,9 @@ def club_sessions(request: Request, slug: str) -> Response:
         "`settle_up` are always the whole session's. `hand_count` counts every hand of the log, void ones too."
     ),
     parameters=[s.HandPageQuerySerializer],
-    responses={200: s.SessionResultsSerializer, **_errors(400, 401, 404, 409)},
+    responses={200: s.SessionResultsSerializer, **NOT_MODIFIED, **_errors(400, 401, 404, 409)},
 )
+@etag_conditional
 @api_endpoint("GET")
 def session_detail(request: Request, session_id: int) -> Response:
     _, session = get_session_for_user(request.user, session_id)
@@ -298,6 +334,38 @@ def session_detail(request: Request, session_id: int) -> Response:
 def session_export(request: Request, session_id: int) -> Response:
     _, session = get_session_for_user(request.user, session_id)
     return Response(services.session_export(session=session))
+
+
+@extend_schema(
+    operation_id="session_close",
+    tags=["sessions"],
+    summary="Close the session: no more hands (owners and scorekeepers; closing a closed one changes nothing)",
+    request=s.EmptySerializer,
+    responses={200: s.SessionStatusSerializer, **_errors(400, 401, 403, 404)},
+)
+@api_endpoint("POST")
+def session_close(request: Request, session_id: int) -> Response:
+    membership, session = get_session_for_user(request.user, session_id)
+    policy.deny_unless(policy.may_write(membership.role))
+    _object_body(request, ())
+    session = services.session_close(session=session, user=request.user)
+    return Response(s.SessionStatusSerializer(session).data)
+
+
+@extend_schema(
+    operation_id="session_reopen",
+    tags=["sessions"],
+    summary="Open a closed session again for more hands (owners only; kept in the audit trail)",
+    request=s.EmptySerializer,
+    responses={200: s.SessionStatusSerializer, **_errors(400, 401, 403, 404)},
+)
+@api_endpoint("POST")
+def session_reopen(request: Request, session_id: int) -> Response:
+    membership, session = get_session_for_user(request.user, session_id)
+    policy.deny_unless(policy.may_reopen(membership.role))
+    _object_body(request, ())
+    session = services.session_reopen(session=session, user=request.user)
+    return Response(s.SessionStatusSerializer(session).data)
 
 
 # --- hands ---
@@ -355,7 +423,7 @@ def hand_record(request: Request, session_id: int) -> Response:
 @api_endpoint("POST")
 def hand_preview(request: Request, session_id: int) -> Response:
     _, session = get_session_for_user(request.user, session_id)
-    number = _query(s.PreviewQuerySerializer(data=request.query_params)).get("number")
+    number = _query(s.PreviewQuerySerializer(data=request.query_params.dict())).get("number")
     results = services.hand_preview(session=session, hand_input=request.data, lang=request_lang(), number=number)
     return Response(results)
 
@@ -378,7 +446,7 @@ def hand_preview(request: Request, session_id: int) -> Response:
 def hand_correct(request: Request, session_id: int, number: int) -> Response:
     membership, session = get_session_for_user(request.user, session_id)
     policy.deny_unless(policy.may_write(membership.role))
-    body = _object_body(request)
+    body = _object_body(request, ("hand", "reason", "revision"))
     write = services.hand_correct(
         session=session,
         user=request.user,
@@ -402,7 +470,7 @@ def hand_correct(request: Request, session_id: int, number: int) -> Response:
 def hand_void(request: Request, session_id: int, number: int) -> Response:
     membership, session = get_session_for_user(request.user, session_id)
     policy.deny_unless(policy.may_write(membership.role))
-    body = _object_body(request)
+    body = _object_body(request, ("reason", "revision"))
     write = services.hand_void(
         session=session,
         user=request.user,
@@ -411,6 +479,19 @@ def hand_void(request: Request, session_id: int, number: int) -> Response:
         revision=body.get("revision"),
     )
     return Response(_hand_body(session, write))
+
+
+@extend_schema(
+    operation_id="hand_revisions",
+    tags=["hands"],
+    summary="Hand n's history: every revision, oldest first, with its author, time and reason",
+    responses={200: s.RevisionSerializer(many=True), **READ_ERRORS},
+)
+@api_endpoint("GET")
+def hand_revisions(request: Request, session_id: int, number: int) -> Response:
+    _, session = get_session_for_user(request.user, session_id)
+    revisions = selectors.hand_revisions(session=session, number=number)
+    return Response(s.RevisionSerializer(revisions, many=True).data)
 
 
 # --- standings ---
@@ -429,16 +510,100 @@ def hand_void(request: Request, session_id: int, number: int) -> Response:
     responses={
         (200, JSON): s.StandingSerializer(many=True),
         (200, StandingsCSVRenderer.media_type): OpenApiTypes.STR,
+        **{(304, JSON): NOT_MODIFIED[304]},
         **_errors(400, 401, 404, media_type=JSON),
     },
 )
+@etag_conditional
 @api_endpoint("GET", renderers=(JSONRenderer, StandingsCSVRenderer))
 def club_standings(request: Request, slug: str) -> Response:
+    return _standings(request, slug)
+
+
+@extend_schema(
+    operation_id="club_standings_csv",
+    tags=["standings"],
+    summary="The standings as CSV, for a spreadsheet (the same as `standings/?format=csv`)",
+    description="UTF-8 with a byte-order mark; a row per player, a total column per unit.",
+    parameters=[s.StandingsCSVFilterSerializer],
+    responses={
+        (200, StandingsCSVRenderer.media_type): OpenApiTypes.STR,
+        **{(304, JSON): NOT_MODIFIED[304]},
+        **_errors(400, 401, 404, 406, media_type=JSON),
+    },
+)
+@etag_conditional
+@api_endpoint("GET", renderers=(StandingsCSVRenderer,))
+def club_standings_csv(request: Request, slug: str) -> Response:
+    return _standings(request, slug)
+
+
+def _standings(request: Request, slug: str) -> Response:
     membership = get_membership_for_user(request.user, slug)
-    filters = _query(s.StandingsFilterSerializer(data=request.query_params))
+    filters = _query(s.StandingsFilterSerializer(data=request.query_params.dict()))
     filters.pop("format", None)
     rows = selectors.standings_compute(club=membership.club, **filters)
     response = Response(s.StandingSerializer(rows, many=True).data)
     if request.accepted_renderer.format == StandingsCSVRenderer.format:
         response["Content-Disposition"] = f'attachment; filename="standings-{membership.club.slug}.csv"'
     return response
+
+
+# --- personal API tokens ---
+
+
+@extend_schema(
+    methods=["GET"],
+    operation_id="tokens_list",
+    tags=["tokens"],
+    summary="Your personal API tokens, newest first (revoked ones too; never their secrets)",
+    responses={200: s.ApiTokenSerializer(many=True), **_errors(401)},
+)
+@extend_schema(
+    methods=["POST"],
+    operation_id="tokens_create",
+    tags=["tokens"],
+    summary="Make a named token; its secret is in this answer only",
+    request=s.ApiTokenCreateSerializer,
+    examples=[OpenApiExample("a spreadsheet's", value={"name": "spreadsheet"}, request_only=True)],
+    responses={201: s.ApiTokenMadeSerializer, **_errors(400, 401)},
+)
+@api_endpoint("GET", "POST")
+def tokens(request: Request) -> Response:
+    if request.method == "POST":
+        body = _object_body(request, ("name", "expires"))
+        expires = body.get("expires")
+        if expires is not None:
+            expires = _query(s.ApiTokenCreateSerializer(data={"name": "-", "expires": expires}))["expires"]
+        token, secret = services.api_token_create(user=request.user, name=body.get("name", ""), expires_at=expires)
+        return Response(s.ApiTokenMadeSerializer({**vars(token), "token": secret}).data, status=status.HTTP_201_CREATED)
+    return Response(s.ApiTokenSerializer(selectors.user_api_tokens(user=request.user), many=True).data)
+
+
+@extend_schema(
+    operation_id="tokens_revoke",
+    tags=["tokens"],
+    summary="Revoke one of your tokens: it stops working at once (revoking twice changes nothing)",
+    responses={204: None, **_errors(401, 404)},
+)
+@api_endpoint("DELETE")
+def token_revoke(request: Request, token_id: int) -> Response:
+    services.api_token_revoke(user=request.user, token_id=token_id)
+    return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# --- an address without its trailing slash ---
+
+
+@csrf_exempt
+def slash_missing(request: HttpRequest, path: str) -> HttpResponse:
+    """`/api/v1/…` without the slash the address has: a GET is redirected (it has no body to lose);
+    any other method is a 404 naming the right address, since a redirect would drop the body."""
+    right = request.path + "/"
+    if not is_valid_path(right, getattr(request, "urlconf", None)):
+        return JsonResponse(error_body(code="not_found", message=_("There is no such address in the API.")), status=404)
+    if request.method in ("GET", "HEAD"):
+        query = request.META.get("QUERY_STRING", "")
+        return HttpResponsePermanentRedirect(right + ("?" + query if query else ""))
+    message = _("This address ends with a slash: {path}").format(path=right)
+    return JsonResponse(error_body(code="not_found.slash", message=message), status=404)

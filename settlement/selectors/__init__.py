@@ -2,8 +2,8 @@
 
 One module per subject: `sessions` (clubs, session lists and summaries), `records` (a session's
 hands, revisions and results, from the stored rows, in windows), `table` (the scorekeeper's table
-page and the share page), `standings` (club standings) and `integrity` (stored rows against a
-replay: `ledger_verify`). `from settlement import selectors; selectors.table_view(…)` keeps working.
+page and the share page), `standings` (club standings), `tokens` (a user's API tokens) and
+`integrity` (stored rows against a replay: `ledger_verify`). `from settlement import selectors; selectors.table_view(…)` keeps working.
 """
 
 from .integrity import GAME_FIELDS, ROW, SETTLEMENT_FIELDS, STATE_FIELDS, Difference, session_verify
@@ -15,6 +15,7 @@ from .records import (
     hand_history,
     hand_record,
     hand_result,
+    hand_revisions,
     hand_window,
     session_events,
     session_results,
@@ -53,6 +54,7 @@ from .table import (
     table_sides,
     table_view,
 )
+from .tokens import user_api_tokens
 
 __all__ = [
     "CHART_HEIGHT",
@@ -90,6 +92,7 @@ __all__ = [
     "hand_history",
     "hand_record",
     "hand_result",
+    "hand_revisions",
     "hand_view",
     "hand_window",
     "session_events",
@@ -101,5 +104,6 @@ __all__ = [
     "table_chart",
     "table_sides",
     "table_view",
+    "user_api_tokens",
     "user_clubs",
 ]

@@ -380,3 +380,15 @@ def _revision_info(revision: HandRevision) -> RevisionInfo:
         author=author.get_full_name() or author.get_username(),  # type: ignore[attr-defined]
         created_at=revision.created_at,
     )
+
+
+def hand_revisions(*, session: Session, number: int) -> list[HandRevision]:
+    """Hand `number`'s revisions, oldest first, each with its author (one query); `hand.not_found` if none."""
+    revisions = list(
+        HandRevision.objects.filter(hand__session=session, hand__number=number)
+        .select_related("author")
+        .order_by("number")
+    )
+    if not revisions:
+        raise LedgerError("hand.not_found", field="number", hand=number, number=number)
+    return revisions

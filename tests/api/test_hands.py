@@ -171,7 +171,7 @@ def test_a_bad_correction_is_refused(table, body, status, code, hand, field):
 def test_correcting_a_hand_that_does_not_exist_is_a_404(table):
     url = f"/api/v1/sessions/{table.session.pk}/hands/9/correct/"
     response = table.client("owner").post(url, {"hand": BENXI_EXAMPLE[0], "reason": "x"}, format="json")
-    assert_error(response, 404, "hand.not_found", field="number")
+    assert_error(response, 404, "hand.not_found", hand=9, field="number")
 
 
 def test_voiding_a_hand_keeps_its_number_and_stops_it_counting(table):

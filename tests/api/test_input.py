@@ -102,6 +102,8 @@ def test_a_nul_is_still_refused_with_djangos_code(table):
 @pytest.mark.parametrize("endpoint", ["correct", "void"])
 def test_a_2_mb_reason_is_refused_naming_the_limit(table, endpoint):
     body = {"hand": BENXI_EXAMPLE[0] | {"captured": 0}, "reason": "x" * 2_000_000}
+    if endpoint == "void":
+        del body["hand"]
     before = _written()
     response = table.client("owner").post(_urls(table)[endpoint], body, format="json")
     error = assert_error(response, 400, "value.too_long", field="reason")

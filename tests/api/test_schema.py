@@ -28,6 +28,13 @@ def test_the_schema_validates_without_a_warning(tmp_path):
         "session_retrieve",
         "session_export",
         "session_entry",
+        "session_close",
+        "session_reopen",
+        "hand_revisions",
+        "tokens_list",
+        "club_standings_csv",
+        "tokens_create",
+        "tokens_revoke",
         "variants_list",
         "hand_record",
         "hand_preview",
@@ -62,3 +69,11 @@ def test_api_seed_prints_a_working_token_and_runs_twice_without_adding_anything(
 def test_an_unknown_method_is_a_405_in_the_one_shape(table):
     response = table.client("owner").delete(f"/api/v1/sessions/{table.session.pk}/")
     assert_error(response, 405, "method_not_allowed")
+
+
+def test_the_schema_says_how_to_send_a_token(tmp_path):
+    call_command("spectacular", "--file", str(tmp_path / "schema.yaml"))
+    schema = yaml.safe_load((tmp_path / "schema.yaml").read_text(encoding="utf-8"))
+    scheme = schema["components"]["securitySchemes"]["bearerAuth"]
+    assert (scheme["type"], scheme["scheme"]) == ("http", "bearer") and "Token" in scheme["description"]
+    assert {"bearerAuth": []} in schema["paths"]["/api/v1/clubs/"]["get"]["security"]

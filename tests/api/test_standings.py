@@ -188,3 +188,19 @@ def test_standings_errors_are_json_even_when_csv_was_asked_for(tea_house):
     assert response["Content-Type"] == "application/json"
     assert_error(response, 404, "not_found")
     assert_error(client_for(owner).get(URL, {"date_from": "soon"}), 400, "invalid", field="date_from")
+
+
+def test_standings_csv_has_its_own_address_equal_to_the_format_parameter(table):
+    client = table.client("viewer")
+    own = client.get("/api/v1/clubs/laonian/standings.csv")
+    old = client.get("/api/v1/clubs/laonian/standings/?format=csv")
+    assert own.status_code == old.status_code == 200
+    assert own["Content-Type"].startswith("text/csv") and own.content == old.content
+    assert own.content.startswith("\ufeff".encode())
+    assert client.get("/api/v1/clubs/laonian/standings.csv?variant=").status_code == 400
+    assert client.get("/api/v1/clubs/other/standings.csv").json()["code"] == "not_found"
+
+
+def test_options_on_the_csv_address_is_no_server_error(table):
+    response = table.client("viewer").options("/api/v1/clubs/laonian/standings.csv")
+    assert response.status_code == 200 and response.content.startswith("\ufeff".encode())

@@ -1,0 +1,36 @@
+"""ETag and If-None-Match on the reads a client polls: session detail, standings and the sessions list."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.factories import BENXI_EXAMPLE
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/sessions/{sid}/",
+        "/api/v1/clubs/laonian/standings/",
+        "/api/v1/clubs/laonian/standings/?format=csv",
+        "/api/v1/clubs/laonian/sessions/",
+    ],
+)
+def test_an_unchanged_read_is_a_304_and_a_changed_one_a_200_with_a_new_etag(table, path):
+    url = path.format(sid=table.session.pk)
+    client = table.client("owner")
+    first = client.get(url)
+    etag = first["ETag"]
+    assert first.status_code == 200 and etag
+    again = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again.content == b"" and again["ETag"] == etag
+    client.post(f"/api/v1/sessions/{table.session.pk}/hands/", BENXI_EXAMPLE[2], format="json")
+    changed = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+
+
+def test_another_languages_answer_has_another_etag(table):
+    url = f"/api/v1/sessions/{table.session.pk}/"
+    assert table.client("owner").get(url)["ETag"] != table.client("owner", lang="zh-hans").get(url)["ETag"]
