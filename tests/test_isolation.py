@@ -62,6 +62,7 @@ ROUTES = [
     Row("api_club_sessions", "get", READ),
     Row("api_club_sessions", "post", WRITE, DOCUMENT),
     Row("api_club_standings", "get", READ),
+    Row("api_club_standings_csv", "get", READ),
     Row("api_session_detail", "get", READ),
     Row("api_session_export", "get", READ),
     Row("api_session_entry", "get", READ),
@@ -69,6 +70,9 @@ ROUTES = [
     Row("api_hand_preview", "post", READ, BENXI_EXAMPLE[2]),
     Row("api_hand_correct", "post", WRITE, {"hand": BENXI_EXAMPLE[0] | {"captured": 10}, "reason": "10, not 15"}),
     Row("api_hand_void", "post", WRITE, {"reason": "entered twice"}),
+    Row("api_hand_revisions", "get", READ),
+    Row("api_session_close", "post", WRITE, {}),
+    Row("api_session_reopen", "post", WRITE, {}),
 ]
 IDS = [f"{row.name}-{row.method}" for row in ROUTES]
 SCOPED = {"slug", "session_id"}

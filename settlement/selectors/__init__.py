@@ -3,7 +3,8 @@
 One module per subject: `sessions` (clubs, session lists and summaries), `records` (a session's
 hands, revisions and results, from the stored rows, in windows), `table` (the scorekeeper's table
 page and the share page), `standings` (club standings), `tokens` (a user's API tokens) and
-`integrity` (stored rows against a replay: `ledger_verify`). `from settlement import selectors; selectors.table_view(…)` keeps working.
+`integrity` (stored rows against a replay: `ledger_verify`). `from settlement import selectors;
+selectors.table_view(…)` keeps working.
 """
 
 from .integrity import GAME_FIELDS, ROW, SETTLEMENT_FIELDS, STATE_FIELDS, Difference, session_verify
