@@ -44,6 +44,7 @@ from .base import (
 )
 from .levels import (
     LEVELS,
+    LevelCarry,
     band_text,
     check_deck,
     level_redeal,
@@ -129,7 +130,7 @@ class GunziOptions:
 
 
 @dataclass(kw_only=True)
-class GunziTable:
+class GunziTable(LevelCarry):
     options: GunziOptions
     levels: tuple[int, int] = (0, 0)
     pending: Seat | None = None  # the rotation's next declarer; None on a game's first hand
@@ -145,12 +146,10 @@ class GunziTable:
         self.tribute_cards = None
 
     def state_dump(self) -> dict[str, Any]:
-        return {"levels": list(self.levels), "pending": self.pending, "tribute_cards": self.tribute_cards}
+        return {**super().state_dump(), "tribute_cards": self.tribute_cards}
 
     def state_load(self, state: Mapping[str, Any]) -> None:
-        levels = state["levels"]
-        self.levels = (int(levels[0]), int(levels[1]))
-        self.pending = state["pending"]
+        super().state_load(state)
         self.tribute_cards = state["tribute_cards"]
 
     def play(self, hand: HandInput, ctx: Context) -> HandResult:

@@ -48,6 +48,7 @@ from .base import (
 from .levels import (
     LEVELS,
     Finish,
+    LevelCarry,
     Stop,
     band_text,
     check_deck,
@@ -264,7 +265,7 @@ def kou_shape_entries(options: HongxingwuOptions, lang: str = Lang.ZH) -> list[d
 
 
 @dataclass(kw_only=True)
-class HongxingwuTable:
+class HongxingwuTable(LevelCarry):
     options: HongxingwuOptions
     levels: tuple[int, int] = (0, 0)
     pending: Seat | None = None  # the rotation's next declarer; None on a game's first hand
@@ -276,14 +277,6 @@ class HongxingwuTable:
         start = self.options.ladder.index(self.options.start_level)
         self.levels = (start, start)
         self.pending = None
-
-    def state_dump(self) -> dict[str, Any]:
-        return {"levels": list(self.levels), "pending": self.pending}
-
-    def state_load(self, state: Mapping[str, Any]) -> None:
-        levels = state["levels"]
-        self.levels = (int(levels[0]), int(levels[1]))
-        self.pending = state["pending"]
 
     def play(self, hand: HandInput, ctx: Context) -> HandResult:
         if ctx.hand_in_game == 1:

@@ -9,13 +9,31 @@ entered; later hands follow the rotation unless the club plays
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import pairwise
+from typing import Any
 
 from .base import Deltas, HandInput, HandResult, HandStatus, Msg, RulesError, Seat, SeatName, TeamName
 from .options import parse_choice_list
+
+
+class LevelCarry:
+    """What a level game's table carries from hand to hand (its resumable state): each team's level
+    and the rotation's next declarer. Tables that carry more extend `state_dump` / `state_load`."""
+
+    levels: tuple[int, int]
+    pending: Seat | None
+
+    def state_dump(self) -> dict[str, Any]:
+        return {"levels": list(self.levels), "pending": self.pending}
+
+    def state_load(self, state: Mapping[str, Any]) -> None:
+        levels = state["levels"]
+        self.levels = (int(levels[0]), int(levels[1]))
+        self.pending = state["pending"]
+
 
 LEVELS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 ACE = len(LEVELS) - 1

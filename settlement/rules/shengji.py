@@ -51,6 +51,7 @@ from .base import (
 from .levels import (
     LEVELS,
     Finish,
+    LevelCarry,
     Promotion,
     Stop,
     check_deck,
@@ -189,7 +190,7 @@ class ShengjiOptions:
 
 
 @dataclass(kw_only=True)
-class ShengjiTable:
+class ShengjiTable(LevelCarry):
     options: ShengjiOptions
     players: int
     levels: tuple[int, int] = (0, 0)
@@ -198,14 +199,6 @@ class ShengjiTable:
     def _new_game(self) -> None:
         self.levels = (0, 0)
         self.pending = None
-
-    def state_dump(self) -> dict[str, Any]:
-        return {"levels": list(self.levels), "pending": self.pending}
-
-    def state_load(self, state: Mapping[str, Any]) -> None:
-        levels = state["levels"]
-        self.levels = (int(levels[0]), int(levels[1]))
-        self.pending = state["pending"]
 
     def play(self, hand: HandInput, ctx: Context) -> HandResult:
         o = self.options
