@@ -19,7 +19,10 @@ from settlement.rules.base import RedealReason
 from settlement.rules.registry import VARIANTS
 
 VARIANT_CHOICES = list(VARIANTS)
-SEAT = {"min_value": 0, "max_value": 3}
+# Seats 0 … n − 1 of the largest table any variant allows (升级 with six players: 0–5); the rules
+# refuse a seat beyond the session's own players (`seat.invalid`).
+MAX_PLAYERS = max(max(variant.player_counts) for variant in VARIANTS.values())
+SEAT = {"min_value": 0, "max_value": MAX_PLAYERS - 1}
 NOT_BLANK = r"\S"  # text with something in it besides spaces
 
 # --- errors ---
@@ -58,6 +61,15 @@ class HandInputSerializer(serializers.Serializer):
     kou_di = serializers.BooleanField(required=False)
     kou = serializers.ChoiceField(choices=["side", "trump", "joker"], required=False)
     bottom_multiplier = serializers.IntegerField(required=False, min_value=2)
+    kou_cards = serializers.IntegerField(
+        required=False, min_value=1, help_text="升级, with kou_di: cards each player played to the last trick"
+    )
+    kou_unit = serializers.IntegerField(
+        required=False, min_value=1, help_text="升级, with kou_di: cards in the largest unit of the led play"
+    )
+    jack_kou = serializers.BooleanField(
+        required=False, help_text="升级, with kou_di: the last trick won with a single J (勾J, option jack_back_to_two)"
+    )
     forced = serializers.BooleanField(required=False)
     partner = serializers.IntegerField(required=False, allow_null=True, help_text="null: the declarer alone", **SEAT)
     contract = serializers.ChoiceField(choices=["plain", "bao", "gou"], required=False)
@@ -81,7 +93,7 @@ class SessionDocumentSerializer(serializers.Serializer):
     players = serializers.ListField(
         child=serializers.RegexField(NOT_BLANK, max_length=60),
         min_length=3,
-        max_length=6,
+        max_length=MAX_PLAYERS,
         help_text="names, in seat order",
     )
     hands = HandInputSerializer(many=True)

@@ -240,3 +240,46 @@ def test_concurrent_retries_of_one_key_record_one_hand():
     # Three hands in all, numbered without gaps: the session lock serializes writers.
     assert sorted(Hand.objects.filter(session=session).values_list("number", flat=True)) == [1, 2, 3]
     assert Hand.objects.get(session=session, client_key="double-tap").revisions.count() == 1
+
+
+def test_a_six_player_shengji_hand_with_seats_past_3_and_a_tractor_kou_di_is_recorded(table):
+    session = make_session(
+        table.club,
+        table.owner,
+        variant="shengji",
+        options={"shuai_penalty": 10},
+        players=["甲", "乙", "丙", "丁", "戊", "己"],
+    )
+    hand = {
+        "declarer": 4,
+        "captured": 60,
+        "bottom_points": 25,
+        "kou_di": True,
+        "kou_cards": 4,  # a two-pair tractor led to the last trick
+        "kou_unit": 4,
+        "penalties": [{"seat": 5, "kind": "shuai"}],
+    }
+    response = table.client("scorekeeper").post(f"/api/v1/sessions/{session.pk}/hands/", hand, format="json")
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["input"] == hand
+    # Worked by hand (shengji.md), 6 players, 3 decks: T = 40 × 3 = 120, d = 20 × 3 = 60, z = 1.
+    # Declaring team 0 + 2 + 4 (戊 declares), capture team 1 + 3 + 5.
+    # m = 2N = 2 × 4 = 8 ("times", "cards"); s = 60 + 25 × 8 = 260;
+    # P = 10 × (0 declaring − 1 capture) = −10 → s = 250 ≥ 120: the capture team takes over and goes
+    # up max(0, ⌊(250 − 120) / 60⌋ − 1 + 1) = 2, from 2 to 4; next declarer 戊's 下家, seat 5 (己).
+    result = body["result"]
+    assert (result["outcome"], result["declarer"], result["next_declarer"]) == ("capture_up", 4, 5)
+    assert result["deltas"] == [0, 2, 0, 2, 0, 2]
+    assert result["levels"] == ["2", "4", "2", "4", "2", "4"]
+    assert result["tags"] == ["抠底", "甩牌"]
+    steps = " | ".join(result["steps"])
+    assert "captured 60 + bottom 25 × 8 = 260" in steps
+    assert "failed throws: declaring team 0, capture team 1, 10 each: −10 → 250" in steps
+
+
+def test_a_seat_past_the_sessions_players_is_refused_by_the_rules(table):
+    # The schema allows seats 0–5 (six players at most); a four-player session has seats 0–3.
+    hand = {"declarer": 4, "bid": 80, "captured": 10}
+    response = table.client("scorekeeper").post(_hands(table), hand, format="json")
+    assert_error(response, 400, "seat.invalid", hand=3, field="declarer")

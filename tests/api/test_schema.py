@@ -77,3 +77,17 @@ def test_the_schema_says_how_to_send_a_token(tmp_path):
     scheme = schema["components"]["securitySchemes"]["bearerAuth"]
     assert (scheme["type"], scheme["scheme"]) == ("http", "bearer") and "Token" in scheme["description"]
     assert {"bearerAuth": []} in schema["paths"]["/api/v1/clubs/"]["get"]["security"]
+
+
+def test_the_hand_schema_takes_every_variants_fields_and_the_seats_of_six_players(tmp_path):
+    from settlement.rules.registry import VARIANTS
+
+    call_command("spectacular", "--file", str(tmp_path / "schema.yaml"))
+    schemas = yaml.safe_load((tmp_path / "schema.yaml").read_text(encoding="utf-8"))["components"]["schemas"]
+    hand = schemas["HandInput"]["properties"]
+    assert set().union(*(variant.hand_fields for variant in VARIANTS.values())) <= set(hand)
+    # 升级 with six players (shengji.md): seats 0–5.
+    for seat in (hand["declarer"], hand["dealer"], schemas["Penalty"]["properties"]["seat"]):
+        assert (seat["minimum"], seat["maximum"]) == (0, 5)
+    assert hand["kou_cards"]["minimum"] == hand["kou_unit"]["minimum"] == 1
+    assert hand["jack_kou"]["type"] == "boolean"
