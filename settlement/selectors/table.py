@@ -14,6 +14,7 @@ from ..ledger import LedgerError, session_players
 from ..models import GameRow, HandState, Player, Session, SettlementRow, engine_lang
 from ..presentation.formats import signed
 from ..rules.entry import Entry, entry, table_state
+from ..rules.levels import team_seats
 from ..rules.options import options_resolve
 from ..rules.registry import VARIANTS
 from .records import HandRecord, hand_record, session_results
@@ -66,6 +67,18 @@ class SideStanding:
     total: int  # the session: every hand and every game adjustment
     games_won: int
     level: str | None = None  # level games: the side's level now
+
+
+@dataclass(frozen=True, kw_only=True)
+class LevelTeam:
+    """A level game's team (seats of one parity) as it stands before the next hand."""
+
+    index: int  # 0: seats 0 + 2 (+ 4), 1: seats 1 + 3 (+ 5)
+    seats: tuple[int, ...]
+    name: str
+    level: str
+    to_defend: tuple[str, ...]  # the `must_defend` levels from its level on, up the ladder (必打关卡)
+    declares_next: bool  # the rotation's declarer is one of its seats
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -132,6 +145,10 @@ class TableView:
     fix: HandRecord | None  # the hand being corrected
     unit_value: int
     has_games: bool  # the session is played in games (盘, rounds, level games) rather than as one
+    # Level games: both teams before the next hand (not the corrected hand's: the session's now), and the
+    # rotation's declarer (None on a game's first hand: it is named at the table).
+    level_teams: tuple[LevelTeam, ...] = ()
+    next_declarer: int | None = None
 
     @property
     def more_older(self) -> bool:
@@ -187,6 +204,14 @@ def table_view(*, session: Session, lang: str = "zh-Hans", fix: int | None = Non
     if results is not None:
         chart = table_chart(session=session, results=source, sides=sides)
     counted = {hand["n"] for hand in source["hands"]}
+    level_teams: tuple[LevelTeam, ...] = ()
+    next_declarer = None
+    if rules.has_levels and entry is not None:
+        now = entry
+        if fixing is not None:
+            now = _entry_state(session=session, rules=rules, players=players, record=record, before=None, lang=lang)
+        level_teams = _level_teams(session=session, players=players, now=now.entry)
+        next_declarer = now.entry.declarer
     return TableView(
         session=session,
         players=players,
@@ -206,7 +231,35 @@ def table_view(*, session: Session, lang: str = "zh-Hans", fix: int | None = Non
         fix=fixing,
         unit_value=int(session.options.get("unit_value", 1) or 1),
         has_games=session.variant not in ONE_GAME_VARIANTS,
+        level_teams=level_teams,
+        next_declarer=next_declarer,
     )
+
+
+def _level_teams(*, session: Session, players: Sequence[Player], now: Entry) -> tuple[LevelTeam, ...]:
+    """Both teams of a level game: their level before the next hand, the levels they must still defend
+    (`must_defend` from that level on; shengji.md, Promotion) and whether one of theirs declares next."""
+    if not now.levels:
+        return ()
+    options = session_options(session, players=len(players))
+    ladder = tuple(str(level) for level in getattr(options, "ladder", ()) or ())
+    gates = {str(level) for level in getattr(options, "must_defend", ()) or ()}
+    teams = []
+    for team in (0, 1):
+        seats = team_seats(team, len(players))
+        level = str(now.levels[seats[0]])
+        ahead = ladder[ladder.index(level) :] if level in ladder else ()
+        teams.append(
+            LevelTeam(
+                index=team,
+                seats=seats,
+                name="·".join(players[seat].name for seat in seats),
+                level=level,
+                to_defend=tuple(gate for gate in ahead if gate in gates),
+                declares_next=now.declarer is not None and now.declarer % 2 == team,
+            )
+        )
+    return tuple(teams)
 
 
 def _older(*, last: int, counted: set[int]) -> tuple[OlderHand, ...]:

@@ -547,3 +547,48 @@ def test_a_correction_that_a_later_hand_no_longer_passes_is_refused_naming_that_
     page = response.content.decode()
     assert response.status_code == 400 and "第 2 副：一盘的第一副牌没有进贡" in page
     assert HandRevision.objects.filter(hand__number=1).count() == 1
+
+
+def _level_teams(page):
+    """The level games' team lines under the scoreboard, as texts."""
+    start = page.index('class="level-teams"')
+    body = page[start : page.index("</ul>", start)]
+    return [" ".join(re.sub(r"<[^>]+>", " ", li).split()) for li in re.findall(r"<li.*?</li>", body, re.S)]
+
+
+def _next_declarer(page):
+    match = re.search(r'<p class="next-declarer">(.*?)</p>', page, re.S)
+    return match and " ".join(match.group(1).split())
+
+
+def test_shengji_shows_each_teams_level_the_levels_it_must_defend_and_who_declares_next(owner_client):
+    client, club, owner = owner_client
+    # The 上海80分 preset: must_defend 2, 5, 10, K (shengji.md, Options).
+    session = make_session(club, owner, variant="shengji", options={"must_defend": ["2", "5", "10", "K"]})
+    table = _url("table", session)
+    page = client.get(table).content.decode()
+    assert _level_teams(page) == ["甲·丙 级 2 必打： 2, 5, 10, K", "乙·丁 级 2 必打： 2, 5, 10, K"]
+    assert _next_declarer(page) == "下一副坐庄：新的一盘，在牌桌上定"
+    # shengji.md, 2 decks: s = 0 (光头) → the declaring team +3. Promotion from 2 while declaring: i = 0
+    # leaves the gate 2 (declaring, first step), 3 and 4 are no gates → 5; next declarer 甲's 对家 丙.
+    record_hands(session, owner, [{"declarer": 0, "captured": 0}])
+    _english(client)
+    page = client.get(table).content.decode()
+    assert _level_teams(page) == ["甲·丙 level 5 to defend: 5, 10, K", "乙·丁 level 2 to defend: 2, 5, 10, K"]
+    assert _next_declarer(page) == "Next declarer: 丙"
+    assert '<li class="team t0 declares">' in page
+    # Correcting hand 1 shows the form's state before it, but the scoreboard stays the session's now.
+    page = client.get(_url("table_fix", session, number=1)).content.decode()
+    assert _level_teams(page)[0] == "甲·丙 level 5 to defend: 5, 10, K" and _next_declarer(page) == "Next declarer: 丙"
+
+
+def test_six_player_shengji_names_its_teams_of_three_and_a_game_without_gates_lists_none(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner, variant="shengji", players=["甲", "乙", "丙", "丁", "戊", "己"])
+    # 6 players, 3 decks (T 120, d 60): s = 150 ≥ 120 → 上台 with max(0, ⌊30 / 60⌋ − 1 + 1) = 0 levels;
+    # next declarer 戊's 下家, 己 (seat 5).
+    record_hands(session, owner, [{"declarer": 4, "captured": 150}])
+    _english(client)
+    page = client.get(_url("table", session)).content.decode()
+    assert _level_teams(page) == ["甲·丙·戊 level 2", "乙·丁·己 level 2"]
+    assert _next_declarer(page) == "Next declarer: 己"
