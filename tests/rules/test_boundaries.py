@@ -564,3 +564,19 @@ def test_shengji_negative_score_edges(throws, k):
     penalties = [{"seat": 1, "kind": "shuai"}] * throws
     hand = settle_hand("shengji", {"declarer": 0, "captured": 0, "penalties": penalties}, options={"shuai_penalty": 5})
     assert hand["deltas"] == [k, 0, k, 0]
+
+
+# The receipt names the tribute band the score fell in; at s = 80 and s = 150 (band edges) with one small
+# joker (J = 1) the figure is J alone, so only the band's wording tells a wrong line apart.
+@pytest.mark.parametrize(
+    ("captured", "band"),
+    [
+        pytest.param(75, "得分 75 < 80", id="s75 below 80"),
+        pytest.param(80, "得分 80（80–115）", id="s80 in 80-115"),
+        pytest.param(150, "得分 150（120–150）", id="s150 in 120-150"),
+        pytest.param(155, "得分 155 > 150", id="s155 over 150"),
+    ],
+)
+def test_gunzi_tribute_band_in_the_receipt(captured, band):
+    hand = settle_hand("gunzi", {"declarer": 0, "captured": captured, "bottom_jokers": {"small": 1}})
+    assert band in hand["steps"][-1]
