@@ -101,6 +101,57 @@ def test_baifen_pot_lines(hands, options, expected):
         assert (game["finished"], game["winners"], game["how"]) == (True, *expected)
 
 
+# The receipt's last two lines state the 盘 score and the line it crossed (message table of baifen.py,
+# team names 甲·丙 = seats 0 + 2, 乙·丁 = 1 + 3), and the instant ends name the declaring team whatever
+# its seat; a team B that falls to −target loses as team A does.
+POT_RECEIPTS = [
+    pytest.param(
+        ONE_A_80_20, {"target": 80}, ["盘分 甲·丙 80 : 乙·丁 20", "甲·丙达到 80：出锅，甲·丙胜"], id="A 80 target"
+    ),
+    # B declares 85 and breaks with 20 captured: A +20, B −85
+    pytest.param(
+        [_bf(1, 85, 20)],
+        {"target": 85},
+        ["盘分 甲·丙 20 : 乙·丁 −85", "乙·丁跌到 −85：后门走，甲·丙胜"],
+        id="B -85 backdoor",
+    ),
+    pytest.param(
+        ONE_A_85_20,
+        {"target": 85},
+        ["盘分 甲·丙 −85 : 乙·丁 20", "甲·丙跌到 −85：后门走，乙·丁胜"],
+        id="A -85 backdoor",
+    ),
+    pytest.param(
+        TWO_TIED_100, {"target": 100}, ["盘分 甲·丙 100 : 乙·丁 100", "两队同分且都到 100：继续"], id="tie 100"
+    ),
+    pytest.param(
+        ONE_KOU, {"target": 50, **KOU_BOTH}, ["盘分 甲·丙 −50 : 乙·丁 −50", "两队同分且都到 −50：继续"], id="tie -50"
+    ),
+]
+
+
+@pytest.mark.parametrize(("hands", "options", "lines"), POT_RECEIPTS)
+def test_baifen_pot_lines_in_the_receipt(hands, options, lines):
+    assert settle("baifen.benxi", hands, options=options)["hands"][-1]["steps"][-2:] == lines
+
+
+@pytest.mark.parametrize(
+    ("hands", "options", "winners"),
+    [
+        # B loses at −target: B declares 85, broken: A +20, B −85 ≤ −85
+        pytest.param([_bf(1, 85, 20)], {"target": 85}, [0, 2], id="B -85 backdoor A wins"),
+        # a made 100 (bid100 "game") wins for the declaring team, seat 2 or 3 alike
+        pytest.param([_bf(2, 100, 0)], {"bid100": "game", "target": 500}, [0, 2], id="seat2 100 made A wins"),
+        pytest.param([_bf(3, 100, 0)], {"bid100": "game", "target": 500}, [1, 3], id="seat3 100 made B wins"),
+        # a 抠 under kou_mode "game" loses for the declaring team
+        pytest.param([_bf(2, 80, 0, kou="side")], {"kou_mode": "game"}, [1, 3], id="seat2 kou B wins"),
+        pytest.param([_bf(3, 80, 0, kou="side")], {"kou_mode": "game"}, [0, 2], id="seat3 kou A wins"),
+    ],
+)
+def test_baifen_game_ends_name_the_right_team(hands, options, winners):
+    assert settle("baifen.benxi", hands, options=options)["games"][0]["winners"] == winners
+
+
 # ---------------------------------------------------------------- 打百分: bid bands (baifen.md bidding table)
 
 # (region, dealer, declarer, bid, forced) -> None when allowed, else the refusal code
