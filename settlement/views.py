@@ -23,6 +23,7 @@ from .forms import HandVoidForm, HistoryFilterForm, SessionOpenForm, TableHandFo
 from .ledger import LedgerError
 from .models import Membership, Player, Session, variant_label
 from .presentation.options import option_rows
+from .presentation.receipts import hand_receipt
 from .presentation.revisions import revision_lines
 from .presentation.sessions import event_lines, game_label, hand_label, standings_note
 from .rules.registry import VARIANTS
@@ -352,26 +353,10 @@ def _table_receipt(session: Session, form: TableHandForm, view: selectors.TableV
         message, field = _table_error(form, error, view)
         return {"refused": message, "field": field}
     target = number if number is not None else view.entry.number if view.entry else None
-    hand = next((h for h in document["hands"] if h["n"] == target), None)
-    game_end = next((g for g in document["games"] if g["finished"] and g["last_hand"] == target), None)
-    sides = view.sides
     before = view.results["totals"] if view.results else [0] * len(view.players)
-    rows = []
-    for side in sides:
-        seat = side.seats[0]
-        rows.append(
-            {
-                "side": side,
-                "delta": hand["deltas"][seat] if hand else 0,
-                "game_total": hand["totals"][seat] if hand else 0,
-                "before": before[seat],
-                "after": document["totals"][seat],
-                "level": hand["levels"][seat] if hand and hand.get("levels") else None,
-                "declarer": bool(hand) and hand.get("declarer") in side.seats,
-            }
-        )
-    game_end_label = _game_label(session.variant, game_end["n"]) if game_end else ""
-    return {"hand": hand, "game_end": game_end, "game_end_label": game_end_label, "rows": rows, "fix": number}
+    return hand_receipt(
+        variant=session.variant, document=document, number=target, sides=view.sides, before=before, fix=number
+    )
 
 
 def _table_page(

@@ -34,16 +34,10 @@ from .sessions import (
 )
 from .standings import Standing, standings_compute
 from .table import (
-    CHART_HEIGHT,
-    CHART_PAD,
-    CHART_WIDTH,
     ONE_GAME_VARIANTS,
     TABLE_OLDER_HANDS,
     TABLE_RECENT_HANDS,
     TEAM_VARIANTS,
-    Chart,
-    ChartSeries,
-    ChartTick,
     EntryState,
     OlderHand,
     SideStanding,
@@ -51,16 +45,12 @@ from .table import (
     TableView,
     hand_view,
     session_options,
-    table_chart,
     table_sides,
     table_view,
 )
 from .tokens import user_api_tokens
 
 __all__ = [
-    "CHART_HEIGHT",
-    "CHART_PAD",
-    "CHART_WIDTH",
     "GAME_FIELDS",
     "ONE_GAME_VARIANTS",
     "ROW",
@@ -69,9 +59,6 @@ __all__ = [
     "TABLE_OLDER_HANDS",
     "TABLE_RECENT_HANDS",
     "TEAM_VARIANTS",
-    "Chart",
-    "ChartSeries",
-    "ChartTick",
     "Difference",
     "EntryState",
     "HandRecord",
@@ -102,7 +89,6 @@ __all__ = [
     "session_verify",
     "sessions_summarize",
     "standings_compute",
-    "table_chart",
     "table_sides",
     "table_view",
     "user_api_tokens",

@@ -1,7 +1,7 @@
 """The scorekeeper's table page (and the share page, which shows the same): totals, games won, the chart,
 the newest hands and the entry form's state, from the stored rows (no replay of the session).
 
-`table_chart` (the SVG geometry) is on its way to `presentation/`.
+The chart's figures are data here (`TableView.chart_source`); `presentation.chart` turns them into SVG geometry.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from typing import Any
 
 from ..ledger import LedgerError, session_players
 from ..models import GameRow, HandState, Player, Session, SettlementRow, engine_lang
-from ..presentation.formats import signed
 from ..rules.entry import Entry, entry, table_state
 from ..rules.levels import team_seats
 from ..rules.options import options_resolve
@@ -26,8 +25,6 @@ TEAM_VARIANTS = frozenset({"baifen.benxi", "baifen.fushun", "baifen.shenyang", "
 ONE_GAME_VARIANTS = frozenset({"baifen.classic", "erguai"})
 TABLE_RECENT_HANDS = 8
 TABLE_OLDER_HANDS = 40  # earlier hands listed by number; the session page pages the rest
-CHART_WIDTH, CHART_HEIGHT = 320, 180
-CHART_PAD = {"left": 36, "right": 10, "top": 10, "bottom": 20}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -82,40 +79,6 @@ class LevelTeam:
 
 
 @dataclass(frozen=True, kw_only=True)
-class ChartSeries:
-    side: TableSide
-    segments: tuple[str, ...]  # SVG polyline points, one per game in per-game charts
-    last: int
-    end_x: float
-    end_y: float
-
-
-@dataclass(frozen=True, kw_only=True)
-class ChartTick:
-    value: int
-    y: float
-    label: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class Chart:
-    """A line chart of the totals over the hands, drawn by a template as SVG (no script)."""
-
-    width: int
-    height: int
-    per_game: bool  # running totals within each game (reset when it ends) rather than the session's
-    series: tuple[ChartSeries, ...]
-    ticks: tuple[ChartTick, ...]  # 0, the extremes and ±target
-    zero_y: float
-    boundaries: tuple[float, ...]  # x of game ends
-    hands: int
-    left: float
-    right: float
-    top: float
-    bottom: float
-
-
-@dataclass(frozen=True, kw_only=True)
 class OlderHand:
     """An earlier hand, listed by number only."""
 
@@ -140,7 +103,7 @@ class TableView:
     last_game: dict[str, Any] | None  # the results' last game entry
     standings: tuple[SideStanding, ...]  # by side
     ranking: tuple[SideStanding, ...]  # best first
-    chart: Chart | None
+    chart_source: dict[str, Any] | None  # the running totals the chart draws (`presentation.chart`)
     entry: EntryState | None
     fix: HandRecord | None  # the hand being corrected
     unit_value: int
@@ -199,10 +162,7 @@ def table_view(*, session: Session, lang: str = "zh-Hans", fix: int | None = Non
         ranking = tuple(sorted(standings, key=lambda s: (-s.total, s.side.index)))
     else:
         ranking = tuple(sorted(standings, key=lambda s: (-s.games_won, -s.total, s.side.index)))
-    chart = None
     source = record.replayed or _chart_source(session=session, players=len(players))
-    if results is not None:
-        chart = table_chart(session=session, results=source, sides=sides)
     counted = {hand["n"] for hand in source["hands"]}
     level_teams: tuple[LevelTeam, ...] = ()
     next_declarer = None
@@ -226,7 +186,7 @@ def table_view(*, session: Session, lang: str = "zh-Hans", fix: int | None = Non
         last_game=last_game,
         standings=standings,
         ranking=ranking,
-        chart=chart,
+        chart_source=source if results is not None else None,
         entry=entry,
         fix=fixing,
         unit_value=int(session.options.get("unit_value", 1) or 1),
@@ -309,7 +269,7 @@ def hand_view(*, session: Session, number: int, lang: str = "zh-Hans") -> TableV
         last_game=None,
         standings=(),
         ranking=(),
-        chart=None,
+        chart_source=None,
         entry=EntryState(number=number, entry=described),
         fix=fixing,
         unit_value=int(session.options.get("unit_value", 1) or 1),
@@ -318,8 +278,8 @@ def hand_view(*, session: Session, number: int, lang: str = "zh-Hans") -> TableV
 
 
 def _chart_source(*, session: Session, players: int) -> dict[str, Any]:
-    """What `table_chart` draws, from the derived rows: each counted hand's running totals and the finished
-    games' totals (two queries; a few columns per row, no receipt)."""
+    """What `presentation.chart.table_chart` draws, from the derived rows: each counted hand's running
+    totals and the finished games' totals (two queries; a few columns per row, no receipt)."""
     hands: dict[int, list[int]] = {}
     for number, seat, total in (
         SettlementRow.objects.filter(session=session).order_by("number", "seat").values_list("number", "seat", "total")
@@ -425,91 +385,3 @@ def _prior(hand: Mapping[str, Any] | None, game_end: Mapping[str, Any] | None, *
 def session_options(session: Session, *, players: int) -> Any:
     """The session's frozen options as the engine's option dataclass."""
     return options_resolve(VARIANTS[session.variant].defaults(players), dict(session.options))
-
-
-def table_chart(*, session: Session, results: dict[str, Any], sides: Sequence[TableSide]) -> Chart | None:
-    """The totals over the hands as polylines: within each game where the game has a points target
-    (a 盘 of 打百分, whose totals race to ±target), else the session's running totals."""
-    hands = results["hands"]
-    if not hands:
-        return None
-    target = session.options.get("target")
-    per_game = isinstance(target, int)
-    games = {game["last_hand"]: game for game in results["games"] if game["finished"]}
-    # values[side] = [(x index, value, starts a game)], x index 0 = before the first hand
-    values: list[list[tuple[int, int, bool]]] = [[(0, 0, True)] for _ in sides]
-    base = [0] * len(results["totals"])
-    boundaries = []
-    for i, hand in enumerate(hands, start=1):
-        game_end = games.get(hand["n"])
-        starts = i > 1 and hands[i - 2]["n"] in games
-        for side, series in zip(sides, values, strict=True):
-            seat = side.seats[0]
-            if per_game:
-                if starts:
-                    series.append((i - 1, 0, True))
-                series.append((i, hand["totals"][seat], False))
-            else:
-                value = base[seat] + (game_end["totals"][seat] if game_end else hand["totals"][seat])
-                series.append((i, value, False))
-        if game_end is not None:
-            base = [b + t for b, t in zip(base, game_end["totals"], strict=True)]
-            if i < len(hands):
-                boundaries.append(i)
-    all_values = [v for series in values for _, v, _ in series]
-    low, high = min(0, *all_values), max(0, *all_values)
-    if per_game:
-        low, high = min(low, -target), max(high, target)
-    if low == high:
-        high = low + 1
-    span = high - low
-    low, high = low - span * 0.05, high + span * 0.05
-    left, right = CHART_PAD["left"], CHART_WIDTH - CHART_PAD["right"]
-    top, bottom = CHART_PAD["top"], CHART_HEIGHT - CHART_PAD["bottom"]
-
-    def x_of(i: int) -> float:
-        return round(left + (right - left) * i / len(hands), 1)
-
-    def y_of(v: float) -> float:
-        return round(bottom - (bottom - top) * (v - low) / (high - low), 1)
-
-    series_out = []
-    for side, series in zip(sides, values, strict=True):
-        segments: list[list[str]] = []
-        for i, value, starts_game in series:
-            if starts_game or not segments:
-                segments.append([])
-            segments[-1].append(f"{x_of(i)},{y_of(value)}")
-        last_i, last_value, _ = series[-1]
-        series_out.append(
-            ChartSeries(
-                side=side,
-                segments=tuple(" ".join(points) for points in segments),
-                last=last_value,
-                end_x=x_of(last_i),
-                end_y=y_of(last_value),
-            )
-        )
-    tick_values = {0, max(all_values), min(all_values)}
-    if per_game:
-        tick_values |= {target, -target}
-    ticks = tuple(ChartTick(value=v, y=y_of(v), label=signed(v)) for v in sorted(tick_values))
-    # Labels closer than a line apart would overlap: keep 0, the targets, then the extremes that fit.
-    kept: list[ChartTick] = []
-    for tick in sorted(ticks, key=lambda t: (t.value not in (0, target, -(target or 0)), abs(t.value))):
-        if all(abs(tick.y - other.y) >= 11 for other in kept):
-            kept.append(tick)
-    return Chart(
-        width=CHART_WIDTH,
-        height=CHART_HEIGHT,
-        per_game=per_game,
-        series=tuple(series_out),
-        ticks=tuple(sorted(kept, key=lambda t: t.value)),
-        zero_y=y_of(0),
-        boundaries=tuple(x_of(i) for i in boundaries),
-        hands=len(hands),
-        left=left,
-        right=right,
-        top=top,
-        bottom=bottom,
-    )

@@ -9,6 +9,8 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from ..presentation.chart import Chart
+from ..presentation.chart import view_chart as _view_chart
 from ..presentation.formats import minus, signed
 from ..presentation.sessions import hand_label as _hand_label
 
@@ -120,3 +122,9 @@ def at(values: Sequence[Any] | None, index: int) -> Any:
 def hand_label(variant: str, n: int, what: str = "hand") -> str:
     """`{% hand_label session.variant n %}`: 第 n 局, or 第 n 副 in a level game (presentation.sessions)."""
     return _hand_label(variant, n, what)
+
+
+@register.filter
+def view_chart(view: Any) -> Chart | None:
+    """The table view's chart geometry (`presentation.chart`), for `table_chart.html`."""
+    return _view_chart(view)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from settlement import selectors
+from settlement.presentation.chart import view_chart
 from tests.factories import make_club, make_member, make_session, record_hands
 
 pytestmark = pytest.mark.django_db
@@ -60,7 +61,7 @@ def test_the_session_chart_adds_a_rounds_adjustments_at_its_last_hand(owner):
     hands = [{"dealer": 0, "declarer": 0, "bid": 50, "captured": 30}, {"declarer": 0, "bid": 50, "captured": 30}]
     record_hands(session, user, hands)
     view = selectors.table_view(session=session)
-    chart = view.chart
+    chart = view_chart(view)
     assert not chart.per_game and chart.hands == 2
     assert [series.last for series in chart.series] == [27, -9, -9, -9]
     assert [s.total for s in view.standings] == [27, -9, -9, -9]
@@ -72,7 +73,7 @@ def test_the_pot_chart_restarts_each_pot_and_keeps_the_target_in_view(owner):
     club, user = owner
     session = make_session(club, user, options={"target": 300})
     record_hands(session, user, BENXI)
-    chart = selectors.table_view(session=session).chart
+    chart = view_chart(selectors.table_view(session=session))
     assert chart.per_game and [s.last for s in chart.series] == [100, 130]
     assert {tick.value for tick in chart.ticks} >= {0, 300, -300}
     assert all(len(series.segments) == 1 for series in chart.series)  # one 盘 so far

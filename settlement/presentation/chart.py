@@ -1,0 +1,150 @@
+"""The table page's chart: the running totals the selectors read, as SVG geometry (no queries).
+
+`selectors.table_view` returns the figures (`TableView.chart_source`); this module computes the pixels, and
+the `view_chart` template filter (`templatetags/ledger.py`) hands the result to `table_chart.html`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .formats import signed
+
+if TYPE_CHECKING:
+    from ..selectors.table import TableSide, TableView
+
+CHART_WIDTH, CHART_HEIGHT = 320, 180
+CHART_PAD = {"left": 36, "right": 10, "top": 10, "bottom": 20}
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChartSeries:
+    side: TableSide
+    segments: tuple[str, ...]  # SVG polyline points, one per game in per-game charts
+    last: int
+    end_x: float
+    end_y: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChartTick:
+    value: int
+    y: float
+    label: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Chart:
+    """A line chart of the totals over the hands, drawn by a template as SVG (no script)."""
+
+    width: int
+    height: int
+    per_game: bool  # running totals within each game (reset when it ends) rather than the session's
+    series: tuple[ChartSeries, ...]
+    ticks: tuple[ChartTick, ...]  # 0, the extremes and ±target
+    zero_y: float
+    boundaries: tuple[float, ...]  # x of game ends
+    hands: int
+    left: float
+    right: float
+    top: float
+    bottom: float
+
+
+def table_chart(*, target: Any, results: dict[str, Any], sides: Sequence[TableSide]) -> Chart | None:
+    """The totals over the hands as polylines: within each game where the game has a points target
+    (a 盘 of 打百分, whose totals race to ±target), else the session's running totals.
+
+    `target` is the session's `target` option (an int only where the variant has one); `results` holds
+    each counted hand's running `totals` and the finished games' `totals` (`TableView.chart_source`)."""
+    hands = results["hands"]
+    if not hands:
+        return None
+    per_game = isinstance(target, int)
+    games = {game["last_hand"]: game for game in results["games"] if game["finished"]}
+    # values[side] = [(x index, value, starts a game)], x index 0 = before the first hand
+    values: list[list[tuple[int, int, bool]]] = [[(0, 0, True)] for _ in sides]
+    base = [0] * len(results["totals"])
+    boundaries = []
+    for i, hand in enumerate(hands, start=1):
+        game_end = games.get(hand["n"])
+        starts = i > 1 and hands[i - 2]["n"] in games
+        for side, series in zip(sides, values, strict=True):
+            seat = side.seats[0]
+            if per_game:
+                if starts:
+                    series.append((i - 1, 0, True))
+                series.append((i, hand["totals"][seat], False))
+            else:
+                value = base[seat] + (game_end["totals"][seat] if game_end else hand["totals"][seat])
+                series.append((i, value, False))
+        if game_end is not None:
+            base = [b + t for b, t in zip(base, game_end["totals"], strict=True)]
+            if i < len(hands):
+                boundaries.append(i)
+    all_values = [v for series in values for _, v, _ in series]
+    low, high = min(0, *all_values), max(0, *all_values)
+    if per_game:
+        low, high = min(low, -target), max(high, target)
+    if low == high:
+        high = low + 1
+    span = high - low
+    low, high = low - span * 0.05, high + span * 0.05
+    left, right = CHART_PAD["left"], CHART_WIDTH - CHART_PAD["right"]
+    top, bottom = CHART_PAD["top"], CHART_HEIGHT - CHART_PAD["bottom"]
+
+    def x_of(i: int) -> float:
+        return round(left + (right - left) * i / len(hands), 1)
+
+    def y_of(v: float) -> float:
+        return round(bottom - (bottom - top) * (v - low) / (high - low), 1)
+
+    series_out = []
+    for side, series in zip(sides, values, strict=True):
+        segments: list[list[str]] = []
+        for i, value, starts_game in series:
+            if starts_game or not segments:
+                segments.append([])
+            segments[-1].append(f"{x_of(i)},{y_of(value)}")
+        last_i, last_value, _ = series[-1]
+        series_out.append(
+            ChartSeries(
+                side=side,
+                segments=tuple(" ".join(points) for points in segments),
+                last=last_value,
+                end_x=x_of(last_i),
+                end_y=y_of(last_value),
+            )
+        )
+    tick_values = {0, max(all_values), min(all_values)}
+    if per_game:
+        tick_values |= {target, -target}
+    ticks = tuple(ChartTick(value=v, y=y_of(v), label=signed(v)) for v in sorted(tick_values))
+    # Labels closer than a line apart would overlap: keep 0, the targets, then the extremes that fit.
+    kept: list[ChartTick] = []
+    for tick in sorted(ticks, key=lambda t: (t.value not in (0, target, -(target or 0)), abs(t.value))):
+        if all(abs(tick.y - other.y) >= 11 for other in kept):
+            kept.append(tick)
+    return Chart(
+        width=CHART_WIDTH,
+        height=CHART_HEIGHT,
+        per_game=per_game,
+        series=tuple(series_out),
+        ticks=tuple(sorted(kept, key=lambda t: t.value)),
+        zero_y=y_of(0),
+        boundaries=tuple(x_of(i) for i in boundaries),
+        hands=len(hands),
+        left=left,
+        right=right,
+        top=top,
+        bottom=bottom,
+    )
+
+
+def view_chart(view: TableView) -> Chart | None:
+    """The chart of a table view (None when it has no figures to draw)."""
+    if view.chart_source is None:
+        return None
+    return table_chart(target=view.session.options.get("target"), results=view.chart_source, sides=view.sides)
