@@ -32,6 +32,7 @@ from django.db.models import Count, Max
 from django.utils import timezone
 
 from . import policy
+from .ratings import ratings_rebuild
 from .ledger import (
     LedgerError,
     LogEntry,
@@ -189,6 +190,7 @@ def session_close(*, session: Session, user: User) -> Session:
             SessionEvent.objects.create(
                 session=session, kind=SessionEvent.Kind.CLOSED, user=user, created_at=session.closed_at
             )
+            ratings_rebuild(session=session)  # a friend-card session counts once closed
     return session
 
 
@@ -205,6 +207,7 @@ def session_reopen(*, session: Session, user: User) -> Session:
             session.closed_at = None
             session.save(update_fields=["status", "closed_at"])
             SessionEvent.objects.create(session=session, kind=SessionEvent.Kind.REOPENED, user=user)
+            ratings_rebuild(session=session)
     return session
 
 
@@ -722,6 +725,7 @@ def _derived_rebuild(
     GameRow.objects.bulk_create(derived.game_rows)
     HandState.objects.filter(session=session, number__gte=from_number).delete()
     HandState.objects.bulk_create(derived.hand_states)
+    ratings_rebuild(session=session)
     return {row.number: row for row in derived.hand_states}
 
 
@@ -764,10 +768,18 @@ def _players_resolve(*, club: Club, players: Sequence[Player | str]) -> list[Pla
             names.append(player)  # type: ignore[arg-type] # checked by _names_clean
     names = _names_clean(names, given=[isinstance(player, Player) for player in players])
     club_players = list(Player.objects.filter(club=club))
-    exact = {player.name: player for player in club_players}
+    by_id = {player.pk: player for player in club_players}
+
+    def survivor(player: Player) -> Player:
+        # A record merged into another (`services_players.player_merge`) stands for the one it was merged into.
+        return by_id.get(player.merged_into_id, player) if player.merged_into_id else player
+
+    exact = {player.name: survivor(player) for player in club_players}
     alike: dict[str, list[Player]] = {}
     for player in club_players:
-        alike.setdefault(name_key(player.name), []).append(player)
+        found_alike = alike.setdefault(name_key(player.name), [])
+        if all(other.pk != survivor(player).pk for other in found_alike):
+            found_alike.append(survivor(player))
     seated: list[Player | None] = []
     for name in names:
         found = exact.get(name)
