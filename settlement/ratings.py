@@ -1,4 +1,4 @@
-"""Skill ratings: one per player and game family in a club, Weng-Lin (openskill's Plackett-Luce model).
+"""Skill ratings: one per player and game family in a club, Weng-Lin (openskill's Bradley-Terry, full pairing).
 
 What an outcome is, per family:
 
@@ -34,7 +34,7 @@ from typing import Any
 
 from django.db.models import Max, Q
 from django.utils.translation import gettext_lazy as _
-from openskill.models import PlackettLuce
+from openskill.models import BradleyTerryFull
 
 from .models import Club, GameRow, RatingRow, Session, variant_label
 
@@ -63,7 +63,10 @@ FAMILIES: Mapping[str, Family] = {
 FAMILY_OF: Mapping[str, Family] = {variant: family for family in FAMILIES.values() for variant in family.variants}
 
 # The Weng-Lin defaults: mu 25, σ 25/3, β 25/6, τ 25/300 (σ grows by τ before each outcome), κ 0.0001.
-MODEL = PlackettLuce()
+# Bradley-Terry with full pairing rates each pair of sides on its own: with two sides (every team game) it is the
+# same update as Plackett-Luce; with a session's ranking it treats equal totals as a tie between those two only,
+# where openskill 6.2's Plackett-Luce gives two players tied first the same μ as the third.
+MODEL = BradleyTerryFull()
 MU, SIGMA = MODEL.mu, MODEL.sigma
 
 
