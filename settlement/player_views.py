@@ -90,7 +90,9 @@ def _int(value: Any) -> int:
         return 0
 
 
-def _player_page_again(request: HttpRequest, membership: Membership, player: Player, error: LedgerError) -> HttpResponse:
+def _player_page_again(
+    request: HttpRequest, membership: Membership, player: Player, error: LedgerError
+) -> HttpResponse:
     """The player page again (400) with the refusal beside the form's field."""
     from . import views  # the page is views.player_detail's; it imports this module
 

@@ -91,7 +91,9 @@ class Outcome:
     ranks: tuple[int, ...]
 
 
-def outcomes(*, family: Family, sessions: Sequence[Mapping[str, Any]], rows: Iterable[Mapping[str, Any]]) -> list[Outcome]:
+def outcomes(
+    *, family: Family, sessions: Sequence[Mapping[str, Any]], rows: Iterable[Mapping[str, Any]]
+) -> list[Outcome]:
     """The family's outcomes, in play order, from sessions (id, status; in date, id order) and their game rows."""
     by_session: dict[int, list[Mapping[str, Any]]] = {}
     for row in rows:
@@ -128,9 +130,7 @@ def _ranking(session_id: int, rows: list[Mapping[str, Any]]) -> Outcome:
     return Outcome(session_id=session_id, game=0, sides=tuple((player,) for player in players), ranks=ranks)
 
 
-def rate(
-    ratings: dict[int, tuple[float, float]], outcome: Outcome
-) -> dict[int, tuple[float, float]]:
+def rate(ratings: dict[int, tuple[float, float]], outcome: Outcome) -> dict[int, tuple[float, float]]:
     """The players' (mu, sigma) after the outcome; a player not yet rated starts at (MU, SIGMA)."""
     teams = [[MODEL.rating(*ratings.get(player, (MU, SIGMA))) for player in side] for side in outcome.sides]
     after = MODEL.rate(teams, ranks=list(outcome.ranks))
@@ -168,8 +168,7 @@ def _rebuild(*, club_id: int, family: Family, start: tuple[Any, int] | None) -> 
     family_rows.filter(session_id__in=ids).delete()
     # Each player's last rating before these sessions: everything stored now is before them.
     last = {
-        row["player_id"]: row["last"]
-        for row in family_rows.values("player_id").annotate(last=Max("order")).order_by()
+        row["player_id"]: row["last"] for row in family_rows.values("player_id").annotate(last=Max("order")).order_by()
     }
     ratings: dict[int, tuple[float, float]] = {}
     if last:

@@ -32,7 +32,6 @@ from django.db.models import Count, Max
 from django.utils import timezone
 
 from . import policy
-from .ratings import ratings_rebuild
 from .ledger import (
     LedgerError,
     LogEntry,
@@ -60,6 +59,7 @@ from .models import (
     SessionSeat,
     SettlementRow,
 )
+from .ratings import ratings_rebuild
 from .rules.base import HandInput, RulesError
 from .rules.document import document_parse, hand_parse
 from .rules.options import options_dump, options_resolve

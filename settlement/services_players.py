@@ -25,7 +25,7 @@ __all__ = ["player_merge", "player_rename"]
 
 
 def player_rename(*, player: Player, user: User, name: Any, reason: Any = "") -> Player:
-    """Give the player a new name (cleaned like every name); another player of the club may not have it, or one alike."""
+    """Give the player a new name (cleaned like every name): no other player of the club has it, or one alike."""
     with transaction.atomic():
         player = _player_lock(player)
         policy.require_manage(user=user, club_id=player.club_id)

@@ -94,7 +94,9 @@ def club_history(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-def player_detail(request: HttpRequest, slug: str, player_id: int, errors: dict[str, str] | None = None) -> HttpResponse:
+def player_detail(
+    request: HttpRequest, slug: str, player_id: int, errors: dict[str, str] | None = None
+) -> HttpResponse:
     membership, player = get_player_for_user(request.user, slug, player_id)
     if player.merged_into_id is not None:  # a merged record's page is its survivor's
         return redirect("player_detail", slug, player.merged_into_id)

@@ -33,7 +33,9 @@ def test_the_leaderboard_lists_the_rated_players_best_first(table):
 def test_an_empty_board_and_an_unknown_family(table):
     body = table.client("owner").get(_url(table, "leaderboard")).json()
     assert body == {"family": None, "families": [], "how": body["how"], "entries": []}
-    assert_error(table.client("owner").get(_url(table, "leaderboard") + "?family=nope"), 400, "invalid_choice", field="family")
+    assert_error(
+        table.client("owner").get(_url(table, "leaderboard") + "?family=nope"), 400, "invalid_choice", field="family"
+    )
 
 
 def test_the_leaderboard_costs_the_same_queries_with_more_sessions(table, django_assert_num_queries):

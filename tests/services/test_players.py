@@ -84,7 +84,7 @@ def two_records(club):
 
 
 def test_a_merge_moves_every_result_to_the_survivor(two_records):
-    club, owner, guest, real, first, second = two_records
+    _club, owner, guest, real, _first, _second = two_records
     seats_before = SessionSeat.objects.filter(player__in=[guest, real]).count()
     rows_before = SettlementRow.objects.filter(player__in=[guest, real]).count()
     games_before = GameRow.objects.filter(player__in=[guest, real]).count()
@@ -169,7 +169,7 @@ def test_records_merged_into_a_merged_record_follow_to_the_last_survivor(club):
 
 
 def test_a_correction_after_a_merge_still_rebuilds_the_survivors_ratings(two_records):
-    club, owner, guest, real, first, _ = two_records
+    _club, owner, guest, real, first, _ = two_records
     player_merge(player=guest, into=real, user=owner)
     services.hand_void(session=first, user=owner, number=5, reason="entered twice")
     assert RatingRow.objects.filter(player=real, session=first).count() == 1

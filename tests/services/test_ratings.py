@@ -22,7 +22,8 @@ SIGMA2 = 69.451389
 
 
 def test_one_against_one_worked_by_hand():
-    # Two fresh players, A beats B. c² = Σ over teams (σ² + β²) = 2 × (69.451 389 + 17.361 111) = 173.625, c = 13.176 68.
+    # Two fresh players, A beats B. c² = Σ over teams (σ² + β²) = 2 × (69.451 389 + 17.361 111) = 173.625,
+    # c = 13.176 68.
     # c_AB = √(σ_A² + σ_B² + 2β²) is that c. Equal μ: P(A beats B) = e^(μ/c) / (e^(μ/c) + e^(μ/c)) = 1/2.
     # Ω_A = σ²/c × (1 − 1/2) = 69.451 389 / 13.176 68 × 0.5 = 2.635 389 → μ_A = 27.635 389, μ_B = 22.364 611.
     # δ = γ σ²/c² × p(1 − p) with γ = σ/c = 8.333 750 / 13.176 68 = 0.632 467, σ²/c² = 0.4: δ = 0.632 467 × 0.4 × 0.25
@@ -68,9 +69,10 @@ def test_the_demo_clubs_first_game_is_worked_by_hand(demo):
 
 def test_the_demo_clubs_ratings_follow_each_outcome(demo):
     rows = _rows(demo, "baifen")
-    # 2026-11-07: three finished 盘 (winners 1+3, 0+2, 1+3; the fourth is unfinished). Every row's ordinal is μ − 3σ, and every step shrinks σ below √(σ_before² + τ²).
+    # 2026-11-07: three finished 盘 (winners 1+3, 0+2, 1+3; the fourth is unfinished). Every row's ordinal is
+    # μ − 3σ, and every step shrinks σ below √(σ_before² + τ²).
     last: dict[str, tuple[float, float]] = {}
-    for order, name, game, rank, mu, sigma, ordinal in rows:
+    for _order, name, _game, rank, mu, sigma, ordinal in rows:
         assert ordinal == pytest.approx(mu - 3 * sigma)
         before_mu, before_sigma = last.get(name, (MU, SIGMA))
         assert sigma < math.sqrt(before_sigma**2 + (25 / 300) ** 2)
@@ -141,7 +143,9 @@ def club_with_history(db):
 
 def _ids_and_figures(club, session):
     return list(
-        RatingRow.objects.filter(club=club, session=session).order_by("order", "player").values_list("id", "mu", "sigma")
+        RatingRow.objects.filter(club=club, session=session)
+        .order_by("order", "player")
+        .values_list("id", "mu", "sigma")
     )
 
 
@@ -151,7 +155,9 @@ def test_a_correction_changes_the_ratings_that_depend_on_it_and_nothing_else(clu
     early_rows = _ids_and_figures(club, early)
     late_before = _ids_and_figures(club, late)
     # The later session's hand 4 with 乙·丁 capturing nothing: 盘 1 no longer ends there for them the same way.
-    services.hand_correct(session=late, user=user, number=1, hand_input=BENXI_EXAMPLE[0] | {"captured": 100}, reason="r")
+    services.hand_correct(
+        session=late, user=user, number=1, hand_input=BENXI_EXAMPLE[0] | {"captured": 100}, reason="r"
+    )
     assert _ids_and_figures(club, early) == early_rows  # earlier: the very same rows, untouched
     assert _rows(club, "erguai") == erguai  # another family: unchanged
     assert _ids_and_figures(club, late) != late_before
