@@ -85,9 +85,10 @@ def player_merge(request: HttpRequest, slug: str, player_id: int) -> HttpRespons
 
 def _int(value: Any) -> int:
     try:
-        return int(value)
+        number = int(value)
     except (TypeError, ValueError):
         return 0
+    return number if 0 < number < 2**63 else 0  # no player has an id beyond a 64-bit integer
 
 
 def _player_page_again(

@@ -100,7 +100,8 @@ def player_merge(request: Request, slug: str, player_id: int) -> Response:
     policy.deny_unless(policy.may_manage(membership.role))
     body = _object_body(request, ("into", "reason"))
     into_id = body.get("into")
-    if not isinstance(into_id, int) or isinstance(into_id, bool):
+    # Beyond a database integer no player has that id (and PostgreSQL would refuse the query).
+    if not isinstance(into_id, int) or isinstance(into_id, bool) or not 0 < into_id < 2**63:
         raise LedgerError("player.not_found", field="into")
     into = Player.objects.filter(club=membership.club, pk=into_id).first()
     if into is None:

@@ -97,7 +97,7 @@ def test_an_owner_merges_a_guest_into_a_player(table):
     assert table.client("viewer").get(_url(table, "players", guest.pk)).json()["id"] == other.pk
 
 
-@pytest.mark.parametrize("into", ["乙", "self", 0, "x", True])
+@pytest.mark.parametrize("into", ["乙", "self", 0, -1, 2**63, "x", True, None])
 def test_a_refused_merge_names_into(table, into):
     a = Player.objects.get(club=table.club, name="甲")
     target = {"乙": lambda: Player.objects.get(club=table.club, name="乙").pk, "self": lambda: a.pk}.get(into)

@@ -84,7 +84,7 @@ def two_records(club):
 
 
 def test_a_merge_moves_every_result_to_the_survivor(two_records):
-    _club, owner, guest, real, _first, _second = two_records
+    club, owner, guest, real, _first, _second = two_records
     seats_before = SessionSeat.objects.filter(player__in=[guest, real]).count()
     rows_before = SettlementRow.objects.filter(player__in=[guest, real]).count()
     games_before = GameRow.objects.filter(player__in=[guest, real]).count()
