@@ -211,3 +211,56 @@ def test_the_leaderboard_ratings_are_stored_as_floats_that_round_trip(demo):
     assert isinstance(again.mu, float) and again.mu == row.mu
     assert Player.objects.filter(club=demo, rating_rows__isnull=False).exists()
     assert datetime.date(2026, 11, 7) == row.session.date
+
+
+def _row(session, game, seat, player, *, finished=True, won=False, total=0):
+    return {
+        "session_id": session,
+        "game": game,
+        "seat": seat,
+        "player_id": player,
+        "finished": finished,
+        "won": won,
+        "total": total,
+    }
+
+
+@pytest.mark.parametrize(
+    ("winners", "ranks"),
+    [
+        ((1, 3), (2, 1)),  # seats 1 + 3 won: the second side first
+        ((0, 2), (1, 2)),
+        ((), (1, 1)),  # a finished game with no winner side is a draw
+    ],
+)
+def test_a_team_game_is_one_side_against_the_other(winners, ranks):
+    rows = [_row(7, 1, seat, 10 + seat, won=seat in winners) for seat in range(4)]
+    rows += [_row(7, 2, seat, 10 + seat, finished=False) for seat in range(4)]  # unfinished: no outcome
+    (outcome,) = ratings.outcomes(family=ratings.FAMILIES["baifen"], sessions=[{"id": 7, "status": "open"}], rows=rows)
+    assert (outcome.game, outcome.sides, outcome.ranks) == (1, ((10, 12), (11, 13)), ranks)
+
+
+@pytest.mark.parametrize(
+    ("totals", "ranks"),
+    [
+        ((30, 10, 10, -50), (1, 2, 2, 4)),  # competition ranking: 1 + how many did better
+        ((0, 0, 0, 0), (1, 1, 1, 1)),
+        ((-5, 5, -15, 15), (3, 2, 4, 1)),
+    ],
+)
+def test_a_friend_card_session_ranks_players_by_their_total_over_its_games(totals, ranks):
+    # Two games; the session total is their sum: game 1 holds the totals, game 2 adds 0.
+    rows = [_row(3, 1, seat, 20 + seat, total=total) for seat, total in enumerate(totals)]
+    rows += [_row(3, 2, seat, 20 + seat, finished=False) for seat in range(4)]
+    family = ratings.FAMILIES["erguai"]
+    (outcome,) = ratings.outcomes(family=family, sessions=[{"id": 3, "status": "closed"}], rows=rows)
+    assert (outcome.game, outcome.sides, outcome.ranks) == (0, ((20,), (21,), (22,), (23,)), ranks)
+    assert ratings.outcomes(family=family, sessions=[{"id": 3, "status": "open"}], rows=rows) == []
+
+
+def test_players_tied_in_a_session_get_the_same_rating():
+    # Bradley-Terry, full pairing: two players tied first move up alike, and above the third.
+    outcome = Outcome(session_id=1, game=0, sides=((1,), (2,), (3,), (4,)), ranks=(1, 1, 3, 4))
+    after = ratings.rate({}, outcome)
+    assert after[1] == after[2]
+    assert after[1][0] > after[3][0] > after[4][0]
