@@ -543,7 +543,12 @@ def hand_record(*, session: Session, user: User, hand_input: Any, client_key: st
         hand = Hand.objects.create(session=session, number=number, client_key=client_key)
         revision = HandRevision.objects.create(hand=hand, number=1, input=stored, author=user)
         derived = _derived_rebuild(
-            session=session, players=players, replay=replay, hand_ids={number: hand.pk}, from_number=number
+            session=session,
+            players=players,
+            replay=replay,
+            hand_ids={number: hand.pk},
+            from_number=number,
+            appended=True,
         )
     return HandWrite(hand=hand, revision=revision, created=True, derived=derived.get(number))
 
@@ -711,6 +716,7 @@ def _derived_rebuild(
     replay: LogReplay,
     hand_ids: Mapping[int, int],
     from_number: int,
+    appended: bool = False,
 ) -> dict[int, HandState]:
     """Replace the derived rows from hand `from_number` on with the replay's (earlier ones cannot have changed).
 
@@ -725,7 +731,10 @@ def _derived_rebuild(
     GameRow.objects.bulk_create(derived.game_rows)
     HandState.objects.filter(session=session, number__gte=from_number).delete()
     HandState.objects.bulk_create(derived.hand_states)
-    ratings_rebuild(session=session)
+    # The ratings (ratings.py) follow finished games and closed sessions. A hand appended to an open session
+    # replaces only the rows of the game in progress, unfinished: unless it finishes that game, no rating moves.
+    if not appended or any(row.finished for row in derived.game_rows):
+        ratings_rebuild(session=session)
     return {row.number: row for row in derived.hand_states}
 
 

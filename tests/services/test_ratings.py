@@ -7,6 +7,8 @@ import math
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -264,3 +266,18 @@ def test_players_tied_in_a_session_get_the_same_rating():
     after = ratings.rate({}, outcome)
     assert after[1] == after[2]
     assert after[1][0] > after[3][0] > after[4][0]
+
+
+def test_recording_a_hand_rates_only_when_it_finishes_a_game(db):
+    # BENXI_EXAMPLE: hands 1–3 leave 盘 1 in progress, hand 4 ends it (乙·丁 reach 230 ≥ 205).
+    club = make_club()
+    user = make_member(club)
+    session = make_session(club, user)
+    record_hands(session, user, BENXI_EXAMPLE[:2])
+    assert not RatingRow.objects.filter(session=session).exists()
+    with CaptureQueriesContext(connection) as mid_game:
+        services.hand_record(session=session, user=user, hand_input=BENXI_EXAMPLE[2])
+    assert not any("settlement_ratingrow" in query["sql"] for query in mid_game.captured_queries)
+    services.hand_record(session=session, user=user, hand_input=BENXI_EXAMPLE[3])
+    ranks = dict(RatingRow.objects.filter(session=session).values_list("player__name", "rank"))
+    assert ranks == {"甲": 2, "乙": 1, "丙": 2, "丁": 1}
