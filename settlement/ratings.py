@@ -19,7 +19,9 @@ family's ratings from that session on (the later sessions' ratings depend on
 it), resuming from the last stored rating of each player before it. The cost
 is the sessions from the changed one to the newest of the family (a
 correction in tonight's session: tonight's games only): six queries and one
-`rate` call per outcome, nothing per hand.
+`rate` call per outcome, nothing per hand. A hand recorded mid-game costs
+nothing here (services skip the rebuild unless the hand ends a game); a merge
+of two players rebuilds the club's ratings from the start.
 
 openskill works in floats; they stay in this module and `RatingRow` (the rules
 engine never sees one). The conservative rating shown is the ordinal,
