@@ -157,6 +157,34 @@ def ratings_rebuild_club(*, club: Club) -> None:
         _rebuild(club_id=club.pk, family=family, start=None)
 
 
+def ratings_verify(*, club: Club) -> list[str]:
+    """The stored ratings against a computation from the start (`ledger_verify`): a line per difference."""
+    stored = {
+        (row.family, row.order, row.player_id): row
+        for row in RatingRow.objects.filter(club=club).order_by("family", "order", "player")
+    }
+    expected: dict[tuple[str, int, int], RatingRow] = {}
+    for family in FAMILIES.values():
+        sessions = list(
+            Session.objects.filter(club=club, variant__in=family.variants).order_by("date", "pk").values("id", "status")
+        )
+        for row in _rows_after(club_id=club.pk, family=family, sessions=sessions, ratings={}, order=0):
+            expected[(row.family, row.order, row.player_id)] = row
+    fields = ("session_id", "game", "rank", "mu", "sigma", "ordinal")
+    found = []
+    for key in sorted(stored.keys() | expected.keys()):
+        family, order, player = key
+        where = f"club {club.slug} ratings {family} #{order} player {player}"
+        mine, theirs = stored.get(key), expected.get(key)
+        if mine is None or theirs is None:
+            found.append(f"{where}: {'missing' if mine is None else 'not expected'}")
+            continue
+        for name in fields:
+            if getattr(mine, name) != getattr(theirs, name):
+                found.append(f"{where} {name}: stored {getattr(mine, name)!r}, computed {getattr(theirs, name)!r}")
+    return found
+
+
 def _rebuild(*, club_id: int, family: Family, start: tuple[Any, int] | None) -> None:
     # The club row is the lock: two writers in two sessions of one club rebuild one after the other.
     list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk"))
@@ -178,11 +206,25 @@ def _rebuild(*, club_id: int, family: Family, start: tuple[Any, int] | None) -> 
             if last.get(row["player_id"]) == row["order"]:
                 ratings[row["player_id"]] = (row["mu"], row["sigma"])
     order = max(last.values(), default=0)
-    game_rows = GameRow.objects.filter(session_id__in=ids).values(
+    RatingRow.objects.bulk_create(
+        _rows_after(club_id=club_id, family=family, sessions=later, ratings=ratings, order=order)
+    )
+
+
+def _rows_after(
+    *,
+    club_id: int,
+    family: Family,
+    sessions: Sequence[Mapping[str, Any]],
+    ratings: dict[int, tuple[float, float]],
+    order: int,
+) -> list[RatingRow]:
+    """The rating rows of the sessions' outcomes (unsaved), on from `ratings` after outcome `order`: one query."""
+    game_rows = GameRow.objects.filter(session_id__in=[session["id"] for session in sessions]).values(
         "session_id", "game", "seat", "player_id", "finished", "won", "total"
     )
     new_rows: list[RatingRow] = []
-    for outcome in outcomes(family=family, sessions=later, rows=game_rows):
+    for outcome in outcomes(family=family, sessions=sessions, rows=game_rows):
         order += 1
         after = rate(ratings, outcome)
         ratings.update(after)
@@ -203,4 +245,4 @@ def _rebuild(*, club_id: int, family: Family, start: tuple[Any, int] | None) -> 
                         ordinal=ordinal(mu, sigma),
                     )
                 )
-    RatingRow.objects.bulk_create(new_rows)
+    return new_rows

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import io
 import math
 
 import pytest
@@ -281,3 +282,18 @@ def test_recording_a_hand_rates_only_when_it_finishes_a_game(db):
     services.hand_record(session=session, user=user, hand_input=BENXI_EXAMPLE[3])
     ranks = dict(RatingRow.objects.filter(session=session).values_list("player__name", "rank"))
     assert ranks == {"甲": 2, "乙": 1, "丙": 2, "丁": 1}
+
+
+def test_ledger_verify_finds_a_changed_rating_and_repair_rebuilds_it(club_with_history):
+    from django.core.management.base import CommandError
+
+    club, *_ = club_with_history
+    row = RatingRow.objects.filter(club=club).order_by("order").first()
+    RatingRow.objects.filter(pk=row.pk).update(mu=99.0)  # a derived row, not the log: an update passes
+    with pytest.raises(CommandError, match="ratings of 1 club"):
+        call_command("ledger_verify", stdout=io.StringIO())
+    out = io.StringIO()
+    call_command("ledger_verify", "--repair", stdout=out)
+    assert f"#{row.order} player {row.player_id} mu: stored 99.0" in out.getvalue()
+    assert ratings.ratings_verify(club=club) == []
+    call_command("ledger_verify", stdout=io.StringIO())
