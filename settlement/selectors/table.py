@@ -295,7 +295,8 @@ def _chart_source(*, session: Session, players: int, first: int) -> dict[str, An
     """What `presentation.chart.table_chart` draws, from the derived rows: the running totals of each counted
     hand from hand `first` on, the games that finished among them, and (for a chart of the session's totals)
     what the games finished before `first` add up to. Two queries (three for a session chart: its base
-    is asked for even when it is empty), each bounded by the window or the number of seats; a few columns per row, no receipt."""
+    is asked for even when it is empty), each bounded by the window or the number of seats; a few columns
+    per row, no receipt."""
     hands: dict[int, list[int]] = {}
     for number, seat, total in (
         SettlementRow.objects.filter(session=session, number__gte=first)
