@@ -18,8 +18,6 @@ from django.db import connections, models
 from .ledger import GAME_COLUMNS, SETTLEMENT_COLUMNS, STATE_COLUMNS, LogReplay, derived_values
 from .models import GameRow, Hand, HandRevision, HandState, Player, Session, SettlementRow
 
-BATCH = 2000  # rows per executemany: bounded memory for the parameters whatever the size
-
 
 def rows_insert(
     model: type[models.Model], columns: Sequence[str], rows: Iterable[Sequence[Any]], *, using: str = "default"
@@ -46,20 +44,17 @@ def rows_insert(
         f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(name) for name in names)}) "
         f"VALUES ({', '.join(['%s'] * len(names))})"
     )
-    batch: list[tuple[Any, ...]] = []
-    with connection.cursor() as cursor:
+    if adapted:
+        batch = []
         for row in rows:
-            if adapted:
-                values = list(row)
-                for i, adapt in adapted:
-                    values[i] = adapt(values[i])
-                batch.append((*values, *defaults))
-            else:
-                batch.append((*row, *defaults))
-            if len(batch) >= BATCH:
-                cursor.executemany(sql, batch)
-                batch = []
-        if batch:
+            values = list(row)
+            for i, adapt in adapted:
+                values[i] = adapt(values[i])
+            batch.append((*values, *defaults))
+    else:
+        batch = [(*row, *defaults) for row in rows]
+    if batch:  # one statement whatever the size (a session holds at most BAIFEN_MAX_HANDS hands)
+        with connection.cursor() as cursor:
             cursor.executemany(sql, batch)
 
 

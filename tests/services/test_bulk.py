@@ -17,9 +17,7 @@ from tests.factories import make_club, make_member
 pytestmark = pytest.mark.django_db
 
 GOLDEN = [
-    path
-    for path in sorted(SHARED_GOLDEN.glob("*.json"))
-    if "expect" in json.loads(path.read_text(encoding="utf-8"))
+    path for path in sorted(SHARED_GOLDEN.glob("*.json")) if "expect" in json.loads(path.read_text(encoding="utf-8"))
 ]
 
 
