@@ -8,6 +8,7 @@ shape, merged here explicitly.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from . import baifen, biaofen, erguai, gunzi, hongxingwu, shengji
@@ -69,7 +70,9 @@ TABLE: Mapping[str, tuple[str, str]] = {
 }
 
 
+@cache
 def is_english(lang: str) -> bool:
+    # Asked for every message rendered: a receipt renders a few a hand, a long session thousands.
     return lang == Lang.EN or str(lang).lower().startswith("en")
 
 
