@@ -9,7 +9,9 @@ column kind (JSON, date-time) and inserted in batches through the connection's c
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import gc
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -17,6 +19,23 @@ from django.db import connections, models
 
 from .ledger import GAME_COLUMNS, SETTLEMENT_COLUMNS, STATE_COLUMNS, LogReplay, derived_values
 from .models import GameRow, Hand, HandRevision, HandState, Player, Session, SettlementRow
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for the block (reference counting still frees what it can).
+
+    An import allocates tens of thousands of small dicts and tuples that live until it ends: each burst set
+    off a collection of the whole heap, ~40 % of an import's CPU time (bench/ledger.py). A session is
+    bounded (`BAIFEN_MAX_HANDS`), so is what waits for the collector; it runs as usual after the block.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def rows_insert(

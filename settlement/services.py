@@ -32,7 +32,7 @@ from django.db.models import Count, Max
 from django.utils import timezone
 
 from . import policy
-from .bulk import session_log_insert
+from .bulk import gc_paused, session_log_insert
 from .ledger import (
     LedgerError,
     LogEntry,
@@ -223,7 +223,7 @@ def session_import(*, club: Club, user: User, document: Any, close: bool = True,
     document = json_clean(document, field="document")
     client_key = _client_key_clean(client_key)
     digest = _import_digest(document, close=close) if client_key else ""
-    with transaction.atomic():
+    with transaction.atomic(), gc_paused():  # bulk.gc_paused: the collector is most of a long import's time
         policy.require_write(user=user, club_id=club.pk)
         if client_key:
             existing = Session.objects.filter(club=club, client_key=client_key).first()

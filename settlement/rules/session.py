@@ -429,11 +429,17 @@ def receipt_render(receipt: Mapping[str, Any], *, lang: str, players: Sequence[s
 
 def msg_dump(msg: Msg) -> dict[str, Any]:
     """A message as plain JSON: `{"key": …, "params": {…}}`, seats, teams and nested messages tagged."""
-    return {"key": msg.key, "params": {name: _param_dump(value) for name, value in msg.params.items()}}
+    return {
+        "key": msg.key,
+        "params": {name: value if type(value) in _PLAIN else _param_dump(value) for name, value in msg.params.items()},
+    }
 
 
 def msg_load(data: Mapping[str, Any]) -> Msg:
     return Msg(key=data["key"], params={name: _param_load(value) for name, value in data["params"].items()})
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})  # message parameters stored as they are
 
 
 def _param_dump(value: Any) -> Any:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 import json
 
 import pytest
 from django.forms.models import model_to_dict
 
 from settlement import services
-from settlement.bulk import rows_insert
+from settlement.bulk import gc_paused, rows_insert
 from settlement.models import GameRow, Hand, HandRevision, HandState, Session, SettlementRow
 from settlement.selectors.integrity import session_verify
 from tests.conftest import SHARED_GOLDEN
@@ -79,3 +80,24 @@ def test_an_insert_fills_the_columns_it_is_not_given_with_their_defaults():
 def test_an_insert_naming_a_column_the_model_lacks_is_refused():
     with pytest.raises(ValueError, match="no column"):
         rows_insert(Hand, ("session_id", "numbr"), [])
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_collector_is_paused_for_the_block_and_left_as_it_was_even_after_an_error(enabled):
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        with pytest.raises(RuntimeError), gc_paused():
+            assert not gc.isenabled()
+            raise RuntimeError("the import failed")
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+def test_an_import_leaves_the_collector_running():
+    club = make_club()
+    owner = make_member(club)
+    document = {"variant": "baifen.benxi", "players": ["甲", "乙", "丙", "丁"], "hands": [{"redeal": "all_pass"}]}
+    services.session_import(club=club, user=owner, document=document)
+    assert gc.isenabled()
