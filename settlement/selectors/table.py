@@ -30,6 +30,7 @@ TABLE_OLDER_HANDS = 40  # earlier hands listed by number; the session page pages
 # The chart draws the newest CHART_HANDS hands of the log (void ones count): a bounded read whatever the size.
 # It covers the hands the page lists (TABLE_RECENT_HANDS + TABLE_OLDER_HANDS), whose void marks it gives.
 CHART_HANDS = 100
+assert CHART_HANDS >= TABLE_RECENT_HANDS + TABLE_OLDER_HANDS, "the listed hands' void marks come from the chart's read"
 
 
 @dataclass(frozen=True, kw_only=True)
