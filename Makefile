@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PO := locale/zh_Hans/LC_MESSAGES/django.po
 MO := locale/zh_Hans/LC_MESSAGES/django.mo
 
-.PHONY: run serve test lint bench golden install clean mutants
+.PHONY: run serve test lint bench bench-load golden install clean mutants
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,12 @@ bench: $(STAMP)
 	$(PY) bench/run.py
 	$(PY) bench/share_poll.py
 	$(PY) bench/ledger.py
+
+# `make bench-load`: 10 clients for 60 s against gunicorn on PostgreSQL (a throwaway database on the server of
+# BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres; BENCH_LOAD_DB names it). Not in `make bench`,
+# which needs no PostgreSQL.
+bench-load: $(STAMP) $(MO)
+	$(PY) bench/load.py
 
 # `make screenshots`: the table page (zh-Hans and English, 360×740 phone and desktop), the new-session page and a
 # corrected hand's page (phone) into docs/screenshots/,

@@ -341,6 +341,46 @@ def log_deletes_allowed(*, using: str = "default") -> Iterator[None]:
         cursor.execute("UPDATE settlement_ledger_maintenance SET deletes_allowed = %s WHERE id = 1", [False])
 
 
+# The derived rows' columns (attnames), in the order `derived_values` gives them.
+SETTLEMENT_COLUMNS = (
+    "session_id",
+    "hand_id",
+    "number",
+    "seat",
+    "player_id",
+    "game",
+    "delta",
+    "total",
+    "is_declarer",
+    "declarer_won",
+)
+GAME_COLUMNS = (
+    "session_id",
+    "game",
+    "seat",
+    "player_id",
+    "first_hand",
+    "last_hand",
+    "finished",
+    "how",
+    "won",
+    "adjustment",
+    "total",
+)
+STATE_COLUMNS = ("session_id", "hand_id", "number", "game_first", "state", "receipt", "game_end")
+
+
+@dataclass(frozen=True, kw_only=True)
+class DerivedValues:
+    """The derived rows a replay gives from hand `from_number` on, as tuples of `SETTLEMENT_COLUMNS`,
+    `GAME_COLUMNS` and `STATE_COLUMNS` (what the import inserts as they are), and the first game they start at."""
+
+    settlement_rows: list[tuple[Any, ...]]
+    game_rows: list[tuple[Any, ...]]
+    hand_states: list[tuple[Any, ...]]
+    first_game: int
+
+
 @dataclass(frozen=True, kw_only=True)
 class DerivedRows:
     """The derived rows a replay gives from hand `from_number` on (unsaved), and the first game they start at."""
@@ -359,35 +399,59 @@ def derived_rows(
     hand_ids: Mapping[int, int],
     from_number: int = 1,
 ) -> DerivedRows:
-    """What `SettlementRow` and `GameRow` must hold after the replay, for hands from `from_number` on.
+    """`derived_values` as unsaved model instances."""
+    values = derived_values(session=session, players=players, replay=replay, hand_ids=hand_ids, from_number=from_number)
+    return DerivedRows(
+        settlement_rows=[
+            SettlementRow(**dict(zip(SETTLEMENT_COLUMNS, row, strict=True))) for row in values.settlement_rows
+        ],
+        game_rows=[GameRow(**dict(zip(GAME_COLUMNS, row, strict=True))) for row in values.game_rows],
+        hand_states=[HandState(**dict(zip(STATE_COLUMNS, row, strict=True))) for row in values.hand_states],
+        first_game=values.first_game,
+    )
+
+
+def derived_values(
+    *,
+    session: Session,
+    players: Sequence[Player],
+    replay: LogReplay,
+    hand_ids: Mapping[int, int],
+    from_number: int = 1,
+) -> DerivedValues:
+    """What `SettlementRow`, `GameRow` and `HandState` must hold after the replay, for hands from `from_number` on.
 
     A game is included when it is unfinished or ends at or after `from_number`:
     games that finished before it cannot have changed.
     """
     number_of = replay.number
     variant = replay.result.doc.variant
-    settlement_rows: list[SettlementRow] = []
-    hand_states: list[HandState] = []
+    session_id = session.pk
+    player_ids = [(seat, player.pk) for seat, player in enumerate(players)]
+    settlement_rows: list[tuple[Any, ...]] = []
+    hand_states: list[tuple[Any, ...]] = []
     game_ends = {game.last_hand: game for game in replay.result.games if game.finished}
     for played in replay.result.hands:
         number = number_of(played.n)
         if number < from_number:
             continue
         result = played.result
+        hand_id = hand_ids[number]
+        deltas, totals, declarer, declarer_won = result.deltas, played.totals, result.declarer, result.declarer_won
         settlement_rows.extend(
-            SettlementRow(
-                session=session,
-                hand_id=hand_ids[number],
-                number=number,
-                seat=seat,
-                player=player,
-                game=played.game,
-                delta=result.deltas[seat],
-                total=played.totals[seat],
-                is_declarer=result.declarer == seat,
-                declarer_won=result.declarer_won,
+            (
+                session_id,
+                hand_id,
+                number,
+                seat,
+                player_id,
+                played.game,
+                deltas[seat],
+                totals[seat],
+                declarer == seat,
+                declarer_won,
             )
-            for seat, player in enumerate(players)
+            for seat, player_id in player_ids
         )
         after = played.state
         assert after is not None
@@ -395,14 +459,14 @@ def derived_rows(
         receipt["n"] = number
         ended = game_ends.get(played.n)
         hand_states.append(
-            HandState(
-                session=session,
-                hand_id=hand_ids[number],
-                number=number,
-                game_first=number_of(after.game_first) if after.hand_in_game else None,
-                state=state_dump(after),
-                receipt=receipt,
-                game_end=game_receipt(ended, first_hand=number_of(ended.first_hand), last_hand=number)
+            (
+                session_id,
+                hand_id,
+                number,
+                number_of(after.game_first) if after.hand_in_game else None,
+                state_dump(after),
+                receipt,
+                game_receipt(ended, first_hand=number_of(ended.first_hand), last_hand=number)
                 if ended is not None
                 else None,
             )
@@ -415,23 +479,23 @@ def derived_rows(
         fallback,
     )
     game_rows = [
-        GameRow(
-            session=session,
-            game=game.n,
-            seat=seat,
-            player=player,
-            first_hand=number_of(game.first_hand),
-            last_hand=number_of(game.last_hand),
-            finished=game.finished,
-            how=str(game.how) if game.how else "",
-            won=game.finished and seat in game.winners,
-            adjustment=game.adjustments[seat],
-            total=game.totals[seat],
+        (
+            session_id,
+            game.n,
+            seat,
+            player_id,
+            number_of(game.first_hand),
+            number_of(game.last_hand),
+            game.finished,
+            str(game.how) if game.how else "",
+            game.finished and seat in game.winners,
+            game.adjustments[seat],
+            game.totals[seat],
         )
         for game in games
         if game.n >= first_game
-        for seat, player in enumerate(players)
+        for seat, player_id in player_ids
     ]
-    return DerivedRows(
+    return DerivedValues(
         settlement_rows=settlement_rows, game_rows=game_rows, hand_states=hand_states, first_game=first_game
     )

@@ -32,6 +32,7 @@ from django.db.models import Count, Max
 from django.utils import timezone
 
 from . import policy
+from .bulk import gc_paused, session_log_insert
 from .ledger import (
     LedgerError,
     LogEntry,
@@ -225,7 +226,7 @@ def session_import(*, club: Club, user: User, document: Any, close: bool = True,
     document = json_clean(document, field="document")
     client_key = _client_key_clean(client_key)
     digest = _import_digest(document, close=close) if client_key else ""
-    with transaction.atomic():
+    with transaction.atomic(), gc_paused():  # bulk.gc_paused: the collector is most of a long import's time
         policy.require_write(user=user, club_id=club.pk)
         if client_key:
             existing = Session.objects.filter(club=club, client_key=client_key).first()
@@ -268,21 +269,9 @@ def session_import(*, club: Club, user: User, document: Any, close: bool = True,
             _facts_stored(hand_input, played.facts)
             for hand_input, played in zip(document["hands"], result.hands, strict=True)
         ]
-        hands = Hand.objects.bulk_create(
-            Hand(session=session, number=number, created_at=now) for number in range(1, len(inputs) + 1)
-        )
-        HandRevision.objects.bulk_create(
-            HandRevision(hand=hand, number=1, input=hand_input, author=user, created_at=now)
-            for hand, hand_input in zip(hands, inputs, strict=True)
-        )
+        # The hands, their revisions and the derived rows: executemany, no model instances (`bulk.py`).
         replay = LogReplay(result=result, numbers=tuple(range(1, len(inputs) + 1)))
-        _derived_rebuild(
-            session=session,
-            players=seated,
-            replay=replay,
-            hand_ids={hand.number: hand.pk for hand in hands},
-            from_number=1,
-        )
+        session_log_insert(session=session, players=seated, inputs=inputs, replay=replay, author_id=user.pk, now=now)
     return SessionWrite(session=session, created=True)
 
 

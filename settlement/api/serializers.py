@@ -159,7 +159,7 @@ class ImportQuerySerializer(serializers.Serializer):
     )
 
 
-HANDS_PAGE = 100  # hands per page of GET sessions/{id}/: a session of up to 100 hands comes whole
+HANDS_PAGE = 20  # hands per page of GET sessions/{id}/: a session of up to 20 hands comes whole; `next` for more
 HANDS_PAGE_MAX = 500
 
 

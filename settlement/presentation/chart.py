@@ -46,7 +46,9 @@ class Chart:
     ticks: tuple[ChartTick, ...]  # 0, the extremes and ±target
     zero_y: float
     boundaries: tuple[float, ...]  # x of game ends
-    hands: int
+    hands: int  # the counted hands drawn
+    first: int  # the ledger number of the first hand drawn (1: the whole session)
+    last: int  # … and of the last
     left: float
     right: float
     top: float
@@ -58,15 +60,20 @@ def table_chart(*, target: Any, results: dict[str, Any], sides: Sequence[TableSi
     (a 盘 of 打百分, whose totals race to ±target), else the session's running totals.
 
     `target` is the session's `target` option (an int only where the variant has one); `results` holds
-    each counted hand's running `totals` and the finished games' `totals` (`TableView.chart_source`)."""
+    each counted hand's running `totals` and the finished games' `totals` (`TableView.chart_source`).
+
+    A chart of the newest hands only (`results["first"]` > 1, `TableView.chart_source`) starts at its first
+    hand's figures rather than at 0 before hand 1; a session chart adds `results["base"]`, the games finished
+    before it."""
     hands = results["hands"]
     if not hands:
         return None
     per_game = isinstance(target, int)
+    first = int(results.get("first", 1))
     games = {game["last_hand"]: game for game in results["games"] if game["finished"]}
-    # values[side] = [(x index, value, starts a game)], x index 0 = before the first hand
-    values: list[list[tuple[int, int, bool]]] = [[(0, 0, True)] for _ in sides]
-    base = [0] * len(results["totals"])
+    # values[side] = [(x index, value, starts a game)], x index 0 = before the first hand (the whole session)
+    values: list[list[tuple[int, int, bool]]] = [[(0, 0, True)] if first == 1 else [] for _ in sides]
+    base = list(results.get("base") or [0] * len(results["totals"]))
     boundaries = []
     for i, hand in enumerate(hands, start=1):
         game_end = games.get(hand["n"])
@@ -95,8 +102,10 @@ def table_chart(*, target: Any, results: dict[str, Any], sides: Sequence[TableSi
     left, right = CHART_PAD["left"], CHART_WIDTH - CHART_PAD["right"]
     top, bottom = CHART_PAD["top"], CHART_HEIGHT - CHART_PAD["bottom"]
 
+    origin = 0 if first == 1 else 1  # the x index at the left edge
+
     def x_of(i: int) -> float:
-        return round(left + (right - left) * i / len(hands), 1)
+        return round(left + (right - left) * (i - origin) / max(1, len(hands) - origin), 1)
 
     def y_of(v: float) -> float:
         return round(bottom - (bottom - top) * (v - low) / (high - low), 1)
@@ -136,6 +145,8 @@ def table_chart(*, target: Any, results: dict[str, Any], sides: Sequence[TableSi
         zero_y=y_of(0),
         boundaries=tuple(x_of(i) for i in boundaries),
         hands=len(hands),
+        first=first,
+        last=hands[-1]["n"],
         left=left,
         right=right,
         top=top,

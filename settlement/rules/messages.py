@@ -8,6 +8,7 @@ shape, merged here explicitly.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from . import baifen, biaofen, erguai, gunzi, hongxingwu, shengji
@@ -69,7 +70,9 @@ TABLE: Mapping[str, tuple[str, str]] = {
 }
 
 
+@cache
 def is_english(lang: str) -> bool:
+    # Asked for every message rendered: a receipt renders a few a hand, a long session thousands.
     return lang == Lang.EN or str(lang).lower().startswith("en")
 
 
@@ -89,11 +92,17 @@ def render(msg: Msg, lang: str = Lang.ZH, players: Sequence[str] = ()) -> str:
     """One message in `lang` (`zh-Hans` or `en`; anything else falls back to zh-Hans), naming seats by `players`."""
     zh, en = TABLE.get(msg.key, (msg.key, msg.key))
     template = en if is_english(lang) else zh
-    params: dict[str, Any] = {key: _param(value, lang, players) for key, value in msg.params.items()}
+    # Plain values (most parameters) go in as they are; seats, teams and nested messages are named.
+    params: dict[str, Any] = {
+        key: value if type(value) in _PLAIN else _param(value, lang, players) for key, value in msg.params.items()
+    }
     try:
         return template.format(**params)
     except (KeyError, IndexError, ValueError):
         return template
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
 def _param(value: Any, lang: str, players: Sequence[str]) -> Any:

@@ -385,7 +385,9 @@ def results_document(result: SessionResult, *, lang: str = Lang.ZH) -> dict[str,
 
 
 def _hand_document(hand: PlayedHand, doc: SessionDoc, lang: str) -> dict[str, Any]:
-    return receipt_render(hand_receipt(hand, doc.variant), lang=lang, players=doc.players)
+    # What receipt_render(hand_receipt(…)) gives, the steps rendered from the messages themselves (no JSON and back).
+    players = doc.players
+    return _hand_fields(hand, doc.variant, steps=[render(step, lang, players) for step in hand.result.steps])
 
 
 def hand_receipt(hand: PlayedHand, variant: Variant) -> dict[str, Any]:
@@ -393,6 +395,10 @@ def hand_receipt(hand: PlayedHand, variant: Variant) -> dict[str, Any]:
 
     `receipt_render` turns it into the hand's entry of the results document.
     """
+    return _hand_fields(hand, variant, steps=[msg_dump(step) for step in hand.result.steps])
+
+
+def _hand_fields(hand: PlayedHand, variant: Variant, *, steps: list[Any]) -> dict[str, Any]:
     r = hand.result
     out: dict[str, Any] = {
         "n": hand.n,
@@ -405,7 +411,7 @@ def hand_receipt(hand: PlayedHand, variant: Variant) -> dict[str, Any]:
         "declarer_won": r.declarer_won,
         "deltas": list(r.deltas),
         "totals": list(hand.totals),
-        "steps": [msg_dump(step) for step in r.steps],
+        "steps": steps,
         "next_dealer": r.next_dealer,
     }
     if variant.has_levels:
@@ -423,11 +429,17 @@ def receipt_render(receipt: Mapping[str, Any], *, lang: str, players: Sequence[s
 
 def msg_dump(msg: Msg) -> dict[str, Any]:
     """A message as plain JSON: `{"key": …, "params": {…}}`, seats, teams and nested messages tagged."""
-    return {"key": msg.key, "params": {name: _param_dump(value) for name, value in msg.params.items()}}
+    return {
+        "key": msg.key,
+        "params": {name: value if type(value) in _PLAIN else _param_dump(value) for name, value in msg.params.items()},
+    }
 
 
 def msg_load(data: Mapping[str, Any]) -> Msg:
     return Msg(key=data["key"], params={name: _param_load(value) for name, value in data["params"].items()})
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})  # message parameters stored as they are
 
 
 def _param_dump(value: Any) -> Any:
@@ -454,11 +466,20 @@ def _param_load(value: Any) -> Any:
 
 
 def _game_document(game: PlayedGame, doc: SessionDoc, lang: str) -> dict[str, Any]:
-    return game_render(game_receipt(game), lang=lang, players=doc.players)
+    # What game_render(game_receipt(game)) gives, rendered from the messages themselves.
+    steps = [render(step, lang, doc.players) for step in game.adjustment_steps]
+    return _game_fields(game, first_hand=None, last_hand=None, steps=steps)
 
 
 def game_receipt(game: PlayedGame, *, first_hand: int | None = None, last_hand: int | None = None) -> dict[str, Any]:
     """A game as plain JSON, its adjustment steps as message keys (`game_render` renders them)."""
+    steps = [msg_dump(step) for step in game.adjustment_steps]
+    return _game_fields(game, first_hand=first_hand, last_hand=last_hand, steps=steps)
+
+
+def _game_fields(
+    game: PlayedGame, *, first_hand: int | None, last_hand: int | None, steps: list[Any]
+) -> dict[str, Any]:
     return {
         "n": game.n,
         "first_hand": game.first_hand if first_hand is None else first_hand,
@@ -467,7 +488,7 @@ def game_receipt(game: PlayedGame, *, first_hand: int | None = None, last_hand: 
         "winners": list(game.winners),
         "how": str(game.how) if game.how else None,
         "adjustments": list(game.adjustments),
-        "adjustment_steps": [msg_dump(step) for step in game.adjustment_steps],
+        "adjustment_steps": steps,
         "totals": list(game.totals),
     }
 

@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Sum
+
 from ..ledger import LedgerError, session_players
 from ..models import GameRow, HandState, Player, Session, SettlementRow, engine_lang
 from ..rules.entry import Entry, entry, table_state
@@ -25,6 +27,10 @@ TEAM_VARIANTS = frozenset({"baifen.benxi", "baifen.fushun", "baifen.shenyang", "
 ONE_GAME_VARIANTS = frozenset({"baifen.classic", "erguai"})
 TABLE_RECENT_HANDS = 8
 TABLE_OLDER_HANDS = 40  # earlier hands listed by number; the session page pages the rest
+# The chart draws the newest CHART_HANDS hands of the log (void ones count): a bounded read whatever the size.
+# It covers the hands the page lists (TABLE_RECENT_HANDS + TABLE_OLDER_HANDS), whose void marks it gives.
+CHART_HANDS = 100
+assert CHART_HANDS >= TABLE_RECENT_HANDS + TABLE_OLDER_HANDS, "the listed hands' void marks come from the chart's read"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -162,7 +168,11 @@ def table_view(*, session: Session, lang: str = "zh-Hans", fix: int | None = Non
         ranking = tuple(sorted(standings, key=lambda s: (-s.total, s.side.index)))
     else:
         ranking = tuple(sorted(standings, key=lambda s: (-s.games_won, -s.total, s.side.index)))
-    source = record.replayed or _chart_source(session=session, players=len(players))
+    chart_first = max(1, window.count - CHART_HANDS + 1)
+    if record.replayed is not None:
+        source = chart_window(record.replayed, first=chart_first, per_game=_per_game(session))
+    else:
+        source = _chart_source(session=session, players=len(players), first=chart_first)
     counted = {hand["n"] for hand in source["hands"]}
     level_teams: tuple[LevelTeam, ...] = ()
     next_declarer = None
@@ -274,25 +284,63 @@ def hand_view(*, session: Session, number: int, lang: str = "zh-Hans") -> TableV
     )
 
 
-def _chart_source(*, session: Session, players: int) -> dict[str, Any]:
-    """What `presentation.chart.table_chart` draws, from the derived rows: each counted hand's running
-    totals and the finished games' totals (two queries; a few columns per row, no receipt)."""
+def _per_game(session: Session) -> bool:
+    """The chart draws each game's running totals (a points target: a 盘 races to ±target), else the session's."""
+    return isinstance(session.options.get("target"), int)
+
+
+def _chart_source(*, session: Session, players: int, first: int) -> dict[str, Any]:
+    """What `presentation.chart.table_chart` draws, from the derived rows: the running totals of each counted
+    hand from hand `first` on, the games that finished among them, and (for a chart of the session's totals)
+    what the games finished before `first` add up to. Two queries (three for a session chart: its base
+    is asked for even when it is empty), each bounded by the window or the number of seats; a few columns
+    per row, no receipt."""
     hands: dict[int, list[int]] = {}
     for number, seat, total in (
-        SettlementRow.objects.filter(session=session).order_by("number", "seat").values_list("number", "seat", "total")
+        SettlementRow.objects.filter(session=session, number__gte=first)
+        .order_by("number", "seat")
+        .values_list("number", "seat", "total")
     ):
         hands.setdefault(number, [0] * players)[seat] = total
     games: dict[int, dict[str, Any]] = {}
-    for last_hand, seat, total in GameRow.objects.filter(session=session, finished=True).values_list(
-        "last_hand", "seat", "total"
-    ):
+    for last_hand, seat, total in GameRow.objects.filter(
+        session=session, finished=True, last_hand__gte=first
+    ).values_list("last_hand", "seat", "total"):
         games.setdefault(last_hand, {"last_hand": last_hand, "finished": True, "totals": [0] * players})["totals"][
             seat
         ] = total
+    base = [0] * players
+    if not _per_game(session):  # a session chart: always asked, so the count of queries is the same at any size
+        for seat, total in (
+            GameRow.objects.filter(session=session, finished=True, last_hand__lt=first)
+            .values("seat")
+            .annotate(sum=Sum("total"))
+            .values_list("seat", "sum")
+        ):
+            base[seat] = total
     return {
         "hands": [{"n": n, "totals": totals} for n, totals in hands.items()],
         "games": [games[n] for n in sorted(games)],
         "totals": [0] * players,
+        "first": first,
+        "base": base,
+    }
+
+
+def chart_window(results: Mapping[str, Any], *, first: int, per_game: bool) -> dict[str, Any]:
+    """A whole results document cut to the chart's hands from `first` on, as `_chart_source` reads them."""
+    players = len(results["totals"])
+    base = [0] * players
+    if not per_game:
+        for game in results["games"]:
+            if game["finished"] and game["last_hand"] < first:
+                base = [b + t for b, t in zip(base, game["totals"], strict=True)]
+    return {
+        "hands": [hand for hand in results["hands"] if hand["n"] >= first],
+        "games": [game for game in results["games"] if game["last_hand"] >= first],
+        "totals": [0] * players,
+        "first": first,
+        "base": base,
     }
 
 

@@ -133,5 +133,6 @@ def test_the_api_pages_the_hands_of_a_long_session(owner_client, django_assert_n
         # the session, the membership, seats, the last state, the page's revisions with their states
         with django_assert_num_queries(5):
             body = api.get(f"/api/v1/sessions/{target.pk}/").json()
-    assert [hand["n"] for hand in body["hands"]] == list(range(201, 301))
-    assert body["next"].endswith("?offset=100")
+    # the default page is the newest 20 (HANDS_PAGE): 281 … 300
+    assert [hand["n"] for hand in body["hands"]] == list(range(281, 301))
+    assert body["next"].endswith("?offset=20")

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from settlement import selectors, services
 from settlement.models import Hand, HandRevision, Role
+from settlement.selectors import table as table_selectors
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, record_hands
 
 pytestmark = pytest.mark.django_db
@@ -514,6 +515,23 @@ def test_the_table_page_costs_the_same_queries_for_few_or_many_hands(owner_clien
     with django_assert_num_queries(10):
         client.get(_url("table", short))
     with django_assert_num_queries(10):
+        client.get(_url("table", long))
+
+
+def test_a_session_chart_costs_the_same_queries_for_few_or_many_hands(
+    owner_client, django_assert_num_queries, monkeypatch
+):
+    client, club, owner = owner_client
+    round_of_two = [{"dealer": 0, "declarer": 0, "bid": 50, "captured": 30}, {"declarer": 0, "bid": 50, "captured": 30}]
+    short = make_session(club, owner, variant="biaofen", options={"round_hands": 2})
+    long = make_session(club, owner, variant="biaofen", options={"round_hands": 2})
+    record_hands(short, owner, round_of_two[:1])
+    record_hands(long, owner, round_of_two * 3)
+    monkeypatch.setattr(table_selectors, "CHART_HANDS", 3)  # the long one's chart starts after two rounds
+    # As the 打百分 page above, plus the chart's base: what the rounds before its first hand add up to.
+    with django_assert_num_queries(11):
+        client.get(_url("table", short))
+    with django_assert_num_queries(11):
         client.get(_url("table", long))
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from settlement import selectors
-from settlement.presentation.chart import view_chart
+from settlement.presentation.chart import table_chart, view_chart
+from settlement.selectors import records, table
 from tests.factories import make_club, make_member, make_session, record_hands
 
 pytestmark = pytest.mark.django_db
@@ -105,3 +107,64 @@ def test_the_level_column_follows_the_levels_after_the_last_hand(owner):
     record_hands(session, user, [{"declarer": 0, "captured": 0}])
     levels = {standing.side.seats[0]: standing.level for standing in selectors.table_view(session=session).standings}
     assert (levels[0], levels[1]) == ("5", "2")
+
+
+# --- the chart of a long session: the newest CHART_HANDS hands only ---
+
+ROUND_OF_TWO = [{"dealer": 0, "declarer": 0, "bid": 50, "captured": 30}, {"declarer": 0, "bid": 50, "captured": 30}]
+
+
+@pytest.mark.parametrize(
+    ("chart_hands", "first", "drawn"),
+    [
+        (10, 1, 4),  # the whole session fits: drawn from 0 before hand 1
+        (3, 2, 3),  # hands 2–4: round 1's last hand, then round 2
+        (2, 3, 2),  # hands 3–4: round 2 alone, on top of round 1's 27, −9, −9, −9
+        (1, 4, 1),
+    ],
+)
+def test_a_session_chart_of_the_newest_hands_starts_from_the_games_before_them(
+    owner, monkeypatch, chart_hands, first, drawn
+):
+    club, user = owner
+    session = make_session(club, user, variant="biaofen", options={"round_hands": 2})
+    # Two rounds of two hands as in the test above, each round 27, −9, −9, −9: the session ends 54, −18, −18, −18.
+    record_hands(session, user, ROUND_OF_TWO * 2)
+    monkeypatch.setattr(table, "CHART_HANDS", chart_hands)
+    view = selectors.table_view(session=session)
+    chart = view_chart(view)
+    assert (chart.first, chart.last, chart.hands) == (first, 4, drawn)
+    assert [series.last for series in chart.series] == [54, -18, -18, -18]
+    # The replay's results document, cut the same way, draws the same chart.
+    replayed = records._replayed_record(session=session, window=records.hand_window(count=4), lang="zh-Hans")
+    source = table.chart_window(replayed.results, first=first, per_game=False)
+    assert table_chart(target=None, results=source, sides=view.sides) == chart
+
+
+def test_a_pot_chart_of_the_newest_hands_draws_them_from_the_left_edge(owner, monkeypatch):
+    club, user = owner
+    session = make_session(club, user, options={"target": 300})
+    record_hands(session, user, BENXI)
+    monkeypatch.setattr(table, "CHART_HANDS", 2)
+    chart = view_chart(selectors.table_view(session=session))
+    # Hands 2 and 3 of one 盘: no point for "before hand 1", hand 2 at the left edge, hand 3 at the right.
+    assert (chart.first, chart.last, chart.hands) == (2, 3, 2)
+    assert [s.last for s in chart.series] == [100, 130]  # the same totals as the whole chart above
+    for series in chart.series:
+        (points,) = series.segments
+        xs = [float(point.split(",")[0]) for point in points.split()]
+        assert xs == [chart.left, chart.right]
+
+
+def test_the_table_page_says_when_its_chart_holds_the_newest_hands_only(owner, client, monkeypatch):
+    club, user = owner
+    session = make_session(club, user, variant="biaofen", options={"round_hands": 2})
+    record_hands(session, user, ROUND_OF_TWO * 2)
+    client.force_login(user)
+    url = reverse("table", kwargs={"slug": club.slug, "session_id": session.pk})
+    client.cookies["django_language"] = "en"
+    assert "The newest hands only" not in client.get(url).content.decode()
+    monkeypatch.setattr(table, "CHART_HANDS", 2)
+    page = client.get(url).content.decode()
+    assert "The newest hands only: 2 counted hands, #3 to #4." in page
+    assert "over the newest 2 counted hands, #3 to #4" in page

@@ -1,0 +1,255 @@
+"""A bounded load against the production server (`make serve`'s gunicorn) on PostgreSQL: throughput and latency.
+
+    make bench-load                                  # 10 clients for 60 s
+    .venv/bin/python bench/load.py --seconds 15      # shorter
+
+It makes a throwaway database (`--database`, default `baifen_load`) on the PostgreSQL server of `BENCH_PG_URL`
+(default `postgres://postgres@127.0.0.1:5432/postgres`), migrates it, seeds a club and its owner's token
+(`manage.py api_seed`), starts gunicorn with `gunicorn.conf.py` on a free port of 127.0.0.1, and gives each
+client its own open 本溪 session (an import of `--hands` hands). Then `--clients` threads send requests for
+`--seconds` seconds, each picking at random: 40 % writes (`POST sessions/{id}/hands/`, the session's next
+hand), 30 % reads (`GET sessions/{id}/`, or its `entry/`) and 30 % previews (`POST …/hands/preview/`). It prints
+requests per second and p50/p95/p99 per kind and overall, stops the server and drops the database. It touches
+nothing but 127.0.0.1, and stops by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import secrets
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+import requests
+from psycopg import sql
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.run import benxi_session  # noqa: E402
+
+PYTHON = str(ROOT / ".venv" / "bin" / "python")
+GUNICORN = str(ROOT / ".venv" / "bin" / "gunicorn")
+LOCAL = {"127.0.0.1", "localhost", "::1"}
+MIX = (("write", 0.4), ("read", 0.3), ("preview", 0.3))
+
+
+def local_url(url: str) -> str:
+    """`url` itself, refused unless it points at this machine."""
+    host = urlsplit(url).hostname
+    if host not in LOCAL:
+        raise SystemExit(f"bench/load.py touches only 127.0.0.1, not {host!r}")
+    return url
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def database_url(admin_url: str, name: str) -> str:
+    parts = urlsplit(admin_url)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", "", ""))
+
+
+def database_reset(admin_url: str, name: str, *, create: bool) -> None:
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        if create:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def percentile(samples: list[float], p: float) -> float:
+    if not samples:
+        return float("nan")
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
+
+
+class Client(threading.Thread):
+    """One scorekeeper's device: its own session, its next hand, requests until the deadline."""
+
+    def __init__(
+        self,
+        *,
+        base: str,
+        token: str,
+        session_id: int,
+        hands: list[dict[str, Any]],
+        position: int,
+        deadline: float,
+        seed: int,
+    ) -> None:
+        super().__init__(daemon=True)
+        self.base, self.session_id, self.hands, self.position = base, session_id, hands, position
+        self.deadline = deadline
+        self.random = random.Random(seed)
+        self.http = requests.Session()
+        self.http.headers.update({"Authorization": f"Token {token}", "Accept-Language": "zh-Hans"})
+        self.samples: dict[str, list[float]] = defaultdict(list)
+        self.errors: dict[str, int] = defaultdict(int)
+
+    def run(self) -> None:
+        session = f"{self.base}/api/v1/sessions/{self.session_id}"
+        while time.monotonic() < self.deadline:
+            kind = self.random.choices([k for k, _ in MIX], weights=[w for _, w in MIX])[0]
+            hand = self.hands[self.position % len(self.hands)]
+            start = time.perf_counter()
+            try:
+                if kind == "write":
+                    response = self.http.post(f"{session}/hands/", json=hand, timeout=30)
+                    ok = response.status_code == 201
+                    if ok:
+                        self.position += 1
+                elif kind == "preview":
+                    response = self.http.post(f"{session}/hands/preview/", json=hand, timeout=30)
+                    ok = response.status_code == 200
+                else:
+                    path = "/" if self.random.random() < 0.5 else "/entry/"
+                    response = self.http.get(f"{session}{path}", timeout=30)
+                    ok = response.status_code == 200
+            except requests.RequestException:
+                ok = False
+            elapsed = time.perf_counter() - start
+            self.samples[kind].append(elapsed)
+            if not ok:
+                self.errors[kind] += 1
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--clients", type=int, default=10)
+    parser.add_argument("--hands", type=int, default=100, help="hands each client's session starts with")
+    parser.add_argument("--database", default=os.environ.get("BENCH_LOAD_DB", "baifen_load"))
+    args = parser.parse_args()
+    admin_url = local_url(os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432/postgres"))
+    db_url = database_url(admin_url, args.database)
+    port = free_port()
+    base = local_url(f"http://127.0.0.1:{port}")
+    data_dir = tempfile.mkdtemp(prefix="baifen-load-")
+    env = {
+        **os.environ,
+        "DATABASE_URL": db_url,
+        "BAIFEN_BIND": f"127.0.0.1:{port}",
+        "BAIFEN_DATA_DIR": data_dir,
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(40),
+        "BAIFEN_API_RATE_USER": "100000000/hour",
+        "DJANGO_DEBUG": "0",
+        "DJANGO_LOG_LEVEL": "WARNING",
+    }
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    database_reset(admin_url, args.database, create=True)
+    server = None
+    try:
+        for command in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+            subprocess.run([PYTHON, "manage.py", *command], cwd=ROOT, env=env, check=True)
+        token = subprocess.run(
+            [PYTHON, "manage.py", "api_seed"], cwd=ROOT, env=env, check=True, capture_output=True, text=True
+        ).stdout.split()[-1]
+        log = open(Path(data_dir) / "gunicorn.log", "w")  # noqa: SIM115 # closed below
+        # The access log is left out: it would time the terminal, not the server.
+        server = subprocess.Popen(
+            [GUNICORN, "--config", "gunicorn.conf.py", "--access-logfile", "/dev/null"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        for _ in range(200):
+            try:
+                if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
+                    break
+            except requests.RequestException:
+                pass
+            time.sleep(0.1)
+        else:
+            raise SystemExit(f"the server did not answer; its log: {log.name}")
+        headers = {"Authorization": f"Token {token}"}
+        document = benxi_session(args.hands + 2000)
+        start_doc = {**document, "hands": document["hands"][: args.hands]}
+        sessions = []
+        for _ in range(args.clients):
+            response = requests.post(
+                f"{base}/api/v1/clubs/api/sessions/?close=false", json=start_doc, headers=headers, timeout=60
+            )
+            response.raise_for_status()
+            sessions.append(int(response.headers["Location"].rstrip("/").rsplit("/", 1)[-1]))
+        deadline = time.monotonic() + args.seconds
+        clients = [
+            Client(
+                base=base,
+                token=token,
+                session_id=session_id,
+                hands=document["hands"],
+                position=args.hands,
+                deadline=deadline,
+                seed=i,
+            )
+            for i, session_id in enumerate(sessions)
+        ]
+        began = time.monotonic()
+        for client in clients:
+            client.start()
+        for client in clients:
+            client.join()
+        elapsed = time.monotonic() - began
+        report(clients, elapsed=elapsed, args=args, workers=env.get("WEB_CONCURRENCY") or "gunicorn.conf.py's")
+    finally:
+        if server is not None:
+            os.killpg(server.pid, signal.SIGTERM)
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(server.pid, signal.SIGKILL)
+                server.wait()
+        database_reset(admin_url, args.database, create=False)
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def report(clients: list[Client], *, elapsed: float, args: argparse.Namespace, workers: str) -> None:
+    merged: dict[str, list[float]] = defaultdict(list)
+    errors: dict[str, int] = defaultdict(int)
+    for client in clients:
+        for kind, samples in client.samples.items():
+            merged[kind].extend(samples)
+        for kind, count in client.errors.items():
+            errors[kind] += count
+    everything = [s for samples in merged.values() for s in samples]
+    print(f"Load: {args.clients} clients for {elapsed:.0f} s against gunicorn (workers: {workers}) on PostgreSQL;")
+    print(f"      {os.cpu_count()} CPUs seen, shared with whatever else runs here.")
+    print(f"  {'kind':<9} {'requests':>9} {'share':>6} {'errors':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}")
+    for kind in [k for k, _ in MIX] + ["all"]:
+        samples = everything if kind == "all" else merged.get(kind, [])
+        failed = sum(errors.values()) if kind == "all" else errors.get(kind, 0)
+        share = len(samples) / max(1, len(everything))
+        print(
+            f"  {kind:<9} {len(samples):>9} {share:>6.0%} {failed:>7} {percentile(samples, 50) * 1e3:>8.1f}"
+            f" {percentile(samples, 95) * 1e3:>8.1f} {percentile(samples, 99) * 1e3:>8.1f}"
+        )
+    rate = len(everything) / elapsed
+    p95 = percentile(everything, 95) * 1e3
+    print(
+        f"Throughput: {rate:.1f} req/s (target ≥ 100); p95 {p95:.0f} ms (target ≤ 150);"
+        f" mean {statistics.fmean(everything) * 1e3:.1f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()
