@@ -38,7 +38,10 @@ from django.db.models import Max, Q
 from django.utils.translation import gettext_lazy as _
 from openskill.models import BradleyTerryFull
 
+from .bulk import rows_insert
 from .models import Club, GameRow, RatingRow, Session, variant_label
+
+RATING_COLUMNS = ("club_id", "family", "player_id", "session_id", "game", "order", "rank", "mu", "sigma", "ordinal")
 
 TEAM, SESSION = "team", "session"
 
@@ -206,9 +209,10 @@ def _rebuild(*, club_id: int, family: Family, start: tuple[Any, int] | None) -> 
             if last.get(row["player_id"]) == row["order"]:
                 ratings[row["player_id"]] = (row["mu"], row["sigma"])
     order = max(last.values(), default=0)
-    RatingRow.objects.bulk_create(
-        _rows_after(club_id=club_id, family=family, sessions=later, ratings=ratings, order=order)
-    )
+    # One executemany (bulk.py), not bulk_create: a long import's outcomes would pass SQLite's parameter limit
+    # and split into a statement per batch.
+    rows = _rows_after(club_id=club_id, family=family, sessions=later, ratings=ratings, order=order)
+    rows_insert(RatingRow, RATING_COLUMNS, [tuple(getattr(row, name) for name in RATING_COLUMNS) for row in rows])
 
 
 def _rows_after(

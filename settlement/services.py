@@ -272,6 +272,7 @@ def session_import(*, club: Club, user: User, document: Any, close: bool = True,
         # The hands, their revisions and the derived rows: executemany, no model instances (`bulk.py`).
         replay = LogReplay(result=result, numbers=tuple(range(1, len(inputs) + 1)))
         session_log_insert(session=session, players=seated, inputs=inputs, replay=replay, author_id=user.pk, now=now)
+        ratings_rebuild(session=session)  # its finished games, or the session itself once closed (ratings.py)
     return SessionWrite(session=session, created=True)
 
 
