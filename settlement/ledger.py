@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from .models import GameRow, Hand, HandRevision, HandState, Player, Session, SessionSeat, SettlementRow, engine_lang
 from .rules.base import RulesError
 from .rules.document import HAND_FIELDS, document_parse
+from .rules.families import declaring_side
 from .rules.registry import VARIANTS
 from .rules.session import (
     SessionResult,
@@ -362,11 +363,14 @@ def derived_rows(
     settlement_rows: list[SettlementRow] = []
     hand_states: list[HandState] = []
     game_ends = {game.last_hand: game for game in replay.result.games if game.finished}
+    inputs = {hand.n: hand for hand in replay.result.doc.hands}
     for played in replay.result.hands:
         number = number_of(played.n)
         if number < from_number:
             continue
         result = played.result
+        hand_input = inputs[played.n]
+        sides = declaring_side(variant.key, hand_input, result, len(players))
         settlement_rows.extend(
             SettlementRow(
                 session=session,
@@ -379,6 +383,8 @@ def derived_rows(
                 total=played.totals[seat],
                 is_declarer=result.declarer == seat,
                 declarer_won=result.declarer_won,
+                declaring_side=None if sides is None else sides[seat],
+                bid=hand_input.bid if result.declarer is not None else None,
             )
             for seat, player in enumerate(players)
         )
