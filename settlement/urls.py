@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import share_views, token_views, views
+from . import share_views, stats_views, token_views, views
 
 session = "clubs/<slug:slug>/sessions/<int:session_id>/"
 hand = session + "hands/<int:number>/"
@@ -15,6 +15,9 @@ urlpatterns = [
     path("clubs/<slug:slug>/", views.club_home, name="club_home"),
     path("clubs/<slug:slug>/history/", views.club_history, name="club_history"),
     path("clubs/<slug:slug>/players/<int:player_id>/", views.player_detail, name="player_detail"),
+    path("clubs/<slug:slug>/standings/", stats_views.standings, name="standings"),
+    path("clubs/<slug:slug>/standings.csv", stats_views.standings_download, {"kind": "csv"}, name="standings_csv"),
+    path("clubs/<slug:slug>/standings.xlsx", stats_views.standings_download, {"kind": "xlsx"}, name="standings_xlsx"),
     path("clubs/<slug:slug>/sessions/new/", views.session_new, name="session_new"),
     path(session, views.session_detail, name="session_detail"),
     path(session + "export/", views.session_export, name="session_export"),

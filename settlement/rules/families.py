@@ -127,4 +127,4 @@ def declaring_side(variant: str, hand: HandInput, result: HandResult, players: i
     if sides is Sides.FIXED:
         return tuple(seat % 2 == declarer % 2 for seat in range(players))
     partner = hand.partner if sides is Sides.FRIEND else None
-    return tuple(seat == declarer or seat == partner for seat in range(players))
+    return tuple(seat in (declarer, partner) for seat in range(players))
