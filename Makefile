@@ -53,6 +53,7 @@ bench: $(STAMP)
 	$(PY) bench/run.py
 	$(PY) bench/share_poll.py
 	$(PY) bench/ledger.py
+	$(PY) bench/stats.py
 
 # `make screenshots`: the table page (zh-Hans and English, 360×740 phone and desktop), the new-session page and a
 # corrected hand's page (phone) into docs/screenshots/,
