@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from .models import GameRow, Hand, HandRevision, HandState, Player, Session, SessionSeat, SettlementRow, engine_lang
 from .rules.base import RulesError
 from .rules.document import HAND_FIELDS, document_parse
-from .rules.families import declaring_side
+from .rules.families import declarer_level, declaring_side
 from .rules.registry import VARIANTS
 from .rules.session import (
     SessionResult,
@@ -364,13 +364,18 @@ def derived_rows(
     hand_states: list[HandState] = []
     game_ends = {game.last_hand: game for game in replay.result.games if game.finished}
     inputs = {hand.n: hand for hand in replay.result.doc.hands}
+    options = replay.result.doc.options
+    before = replay.start.state  # the state before each hand, for the level the declaring team played at
     for played in replay.result.hands:
         number = number_of(played.n)
+        state_before, before = before, played.state
         if number < from_number:
             continue
         result = played.result
         hand_input = inputs[played.n]
         sides = declaring_side(variant.key, hand_input, result, len(players))
+        levels = state_before.table.get("levels") if state_before is not None and state_before.hand_in_game else None
+        level = declarer_level(variant.key, options, levels, result.declarer)
         settlement_rows.extend(
             SettlementRow(
                 session=session,
@@ -385,6 +390,7 @@ def derived_rows(
                 declarer_won=result.declarer_won,
                 declaring_side=None if sides is None else sides[seat],
                 bid=hand_input.bid if result.declarer is not None else None,
+                level=level,
             )
             for seat, player in enumerate(players)
         )

@@ -310,6 +310,7 @@ class SettlementRow(models.Model):
     # For the statistics (rules/families.py): the seat on the declaring side? (None: a redeal), and the hand's bid.
     declaring_side = models.BooleanField(_("on the declaring side"), null=True)
     bid = models.PositiveIntegerField(_("bid"), null=True)
+    level = models.CharField(_("declaring team's level"), max_length=8, null=True)  # level games only
 
     class Meta:
         verbose_name = _("settlement row")

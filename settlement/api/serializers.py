@@ -363,7 +363,10 @@ class StandingGroupSerializer(serializers.Serializer):
 
 
 class BidFiguresSerializer(serializers.Serializer):
-    bid = serializers.IntegerField(allow_null=True, help_text="null: every hand declared (a game without bids)")
+    bid = serializers.IntegerField(allow_null=True, help_text="the bid (bid games); null otherwise")
+    band = serializers.CharField(
+        allow_null=True, help_text="level games: the declaring team's level band (`2–5`, `6–9`, `10–K`, `A`)"
+    )
     declared = serializers.IntegerField()
     made = serializers.IntegerField(help_text="the declaring side won")
 

@@ -1,4 +1,4 @@
-"""`SettlementRow.declaring_side` and `.bid`, for the statistics; filled for existing sessions from a replay."""
+"""`SettlementRow.declaring_side`, `.bid` and `.level`, for the statistics; filled for existing sessions from a replay."""
 
 from django.db import migrations, models
 
@@ -6,7 +6,7 @@ from django.db import migrations, models
 def stats_columns_fill(apps, schema_editor):
     """Each existing row's side and bid, from a replay of its session's log (the engine is pure)."""
     from settlement.rules.document import document_parse
-    from settlement.rules.families import declaring_side
+    from settlement.rules.families import declarer_level, declaring_side
     from settlement.rules.registry import VARIANTS
     from settlement.rules.session import session_play
 
@@ -34,7 +34,11 @@ def stats_columns_fill(apps, schema_editor):
             continue
         rows = {(row.hand_id, row.seat): row for row in SettlementRow.objects.filter(session=session)}
         changed = []
+        before = None
         for hand in result.hands:
+            state_before, before = before, hand.state
+            levels = state_before.table.get("levels") if state_before is not None and state_before.hand_in_game else None
+            level = declarer_level(session.variant, result.doc.options, levels, hand.result.declarer)
             revision = played[hand.n - 1][1]
             sides = declaring_side(session.variant, result.doc.hands[hand.n - 1], hand.result, len(names))
             for seat in range(len(names)):
@@ -43,8 +47,9 @@ def stats_columns_fill(apps, schema_editor):
                     continue
                 row.declaring_side = None if sides is None else sides[seat]
                 row.bid = result.doc.hands[hand.n - 1].bid if hand.result.declarer is not None else None
+                row.level = level
                 changed.append(row)
-        SettlementRow.objects.bulk_update(changed, ["declaring_side", "bid"], batch_size=500)
+        SettlementRow.objects.bulk_update(changed, ["declaring_side", "bid", "level"], batch_size=500)
 
 
 class Migration(migrations.Migration):
@@ -62,6 +67,11 @@ class Migration(migrations.Migration):
             model_name="settlementrow",
             name="bid",
             field=models.PositiveIntegerField(null=True, verbose_name="bid"),
+        ),
+        migrations.AddField(
+            model_name="settlementrow",
+            name="level",
+            field=models.CharField(max_length=8, null=True, verbose_name="declaring team's level"),
         ),
         migrations.RunPython(stats_columns_fill, migrations.RunPython.noop),
     ]

@@ -15,11 +15,13 @@ if any; in 标分 the declarer alone.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from .base import HandInput, HandResult, Lang, Seat
+from .levels import LEVELS
 
 
 class Family(StrEnum):
@@ -50,7 +52,7 @@ class Scoring:
     family: Family
     unit: Unit
     sides: Sides
-    has_bid: bool  # declarer statistics by bid (else overall)
+    has_bid: bool  # declarer statistics by bid; else by band of levels (level games) or overall
 
 
 SCORING: Mapping[str, Scoring] = {
@@ -128,3 +130,38 @@ def declaring_side(variant: str, hand: HandInput, result: HandResult, players: i
         return tuple(seat % 2 == declarer % 2 for seat in range(players))
     partner = hand.partner if sides is Sides.FRIEND else None
     return tuple(seat in (declarer, partner) for seat in range(players))
+
+
+def declarer_level(variant: str, options: Any, levels: Sequence[int] | None, declarer: Seat | None) -> str | None:
+    """The level the declaring team played a hand at, in the level games (红星五, 打滚子, 升级); else None.
+
+    `levels` is the teams' level indices before the hand (the table's state, `levels` of its dump), None
+    when the hand opens a game (both teams at the game's first level).
+    """
+    if declarer is None or variant not in ("hongxingwu", "gunzi", "shengji"):
+        return None
+    ladder: Sequence[str] = LEVELS if variant == "gunzi" else options.ladder
+    if levels is None:
+        if variant == "hongxingwu":
+            return str(options.start_level)
+        return str(options.first_level) if variant == "gunzi" else ladder[0]
+    return ladder[levels[declarer % 2]]
+
+
+# Bands of the standard levels (2 … A) for declarer statistics; a level outside them is its own band.
+LEVEL_BANDS: tuple[tuple[str, str], ...] = (("2", "5"), ("6", "9"), ("10", "K"), ("A", "A"))
+
+
+def level_band(level: str) -> str:
+    """`2–5`, `6–9`, `10–K` or `A` for a standard level; the level itself otherwise.
+
+    >>> [level_band(x) for x in ("3", "9", "J", "A", "X")]
+    ['2–5', '6–9', '10–K', 'A', 'X']
+    """
+    if level not in LEVELS:
+        return level
+    index = LEVELS.index(level)
+    for first, last in LEVEL_BANDS:
+        if LEVELS.index(first) <= index <= LEVELS.index(last):
+            return first if first == last else f"{first}–{last}"
+    return level

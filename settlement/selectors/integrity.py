@@ -22,6 +22,7 @@ SETTLEMENT_FIELDS = (
     "declarer_won",
     "declaring_side",
     "bid",
+    "level",
 )
 GAME_FIELDS = ("player_id", "first_hand", "last_hand", "finished", "how", "won", "adjustment", "total")
 STATE_FIELDS = ("hand_id", "game_first", "state", "receipt", "game_end")

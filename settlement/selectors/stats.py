@@ -15,7 +15,7 @@ from typing import Any
 from django.db.models import Count, F, Q, QuerySet, Sum
 
 from ..models import Club, GameRow, Player, Session, SessionSeat, SettlementRow
-from ..rules.families import SCORING, Sides, group_order, scoring_group
+from ..rules.families import LEVEL_BANDS, SCORING, Sides, group_order, level_band, scoring_group
 
 # The side this row's seat was on won the hand (a hand neither side won — a redeal, 打二鬼's even — counts for none).
 SIDE_WON = Q(declaring_side=True, declarer_won=True) | Q(declaring_side=False, declarer_won=False)
@@ -199,7 +199,10 @@ def standings_grouped(
 
 @dataclass(frozen=True, kw_only=True)
 class BidFigures:
-    bid: int | None  # None: every hand declared (a game without bids)
+    """Hands declared at one bid (bid games) or one band of levels (level games); both None: every hand."""
+
+    bid: int | None
+    band: str | None
     declared: int
     made: int
 
@@ -258,16 +261,17 @@ def player_stats(*, club: Club, player: Player) -> PlayerStats:
         key=lambda f: (f.date, f.session_id),
     )
     rows = SettlementRow.objects.filter(session__in=sessions, player=player)
-    bids: dict[str, dict[int | None, list[int]]] = {}
+    bids: dict[str, dict[tuple[int | None, str | None], list[int]]] = {}
     for row in (
         rows.filter(is_declarer=True)
-        .values("session__variant", "bid")
+        .values("session__variant", "bid", "level")
         .annotate(declared=Count("id"), made=Count("id", filter=Q(declarer_won=True)))
         .order_by()
     ):
         variant = row["session__variant"]
         bid = row["bid"] if SCORING[variant].has_bid else None
-        figures = bids.setdefault(scoring_group(variant), {}).setdefault(bid, [0, 0])
+        band = level_band(row["level"]) if row["level"] is not None and bid is None else None
+        figures = bids.setdefault(scoring_group(variant), {}).setdefault((bid, band), [0, 0])
         figures[0] += row["declared"]
         figures[1] += row["made"]
     # The other seats of the hands the player played: on the same side (partners; not in 标分, where the 边家
@@ -330,8 +334,8 @@ def player_stats(*, club: Club, player: Player) -> PlayerStats:
                 per_hand=per(total, hands),
                 per_session=per(total, len(played)),
                 by_bid=tuple(
-                    BidFigures(bid=bid, declared=d, made=m)
-                    for bid, (d, m) in sorted(bids.get(group, {}).items(), key=lambda item: (item[0] is None, item[0]))
+                    BidFigures(bid=bid, band=band, declared=d, made=m)
+                    for (bid, band), (d, m) in sorted(bids.get(group, {}).items(), key=_bid_order)
                 ),
                 # Ties: the earlier session.
                 best=max(counted, key=lambda f: (f.total, -f.date.toordinal(), -f.session_id), default=None),
@@ -347,6 +351,15 @@ def player_stats(*, club: Club, player: Player) -> PlayerStats:
         hands=sum(f.hands for f in mine),
         groups=tuple(groups),
     )
+
+
+def _bid_order(item: tuple[tuple[int | None, str | None], list[int]]) -> tuple[int, int]:
+    """Bids from the lowest; bands in the ladder's order (`rules.families.LEVEL_BANDS`), others after."""
+    bid, band = item[0]
+    if bid is not None:
+        return 0, bid
+    bands = [first if first == last else f"{first}–{last}" for first, last in LEVEL_BANDS]
+    return 1, bands.index(band) if band in bands else len(bands)
 
 
 def _others(figures: dict[int, list[int]], names: dict[int, Player], *, key: Any) -> tuple[OtherPlayer, ...]:

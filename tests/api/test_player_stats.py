@@ -46,7 +46,10 @@ def test_a_players_figures_per_family_and_unit(tea_house):  # noqa: F811
         315.0,
     )
     assert (pan["sessions_won"], pan["games_won"], pan["declared"], pan["declarer_won"]) == (1, 1, 2, 2)
-    assert pan["by_bid"] == [{"bid": 80, "declared": 1, "made": 1}, {"bid": 100, "declared": 1, "made": 1}]
+    assert pan["by_bid"] == [
+        {"bid": 80, "band": None, "declared": 1, "made": 1},
+        {"bid": 100, "band": None, "declared": 1, "made": 1},
+    ]
     assert _others(pan["partners"]) == [("张", 5, 3, 0)]
     assert _others(pan["opponents"]) == [("李", 5, 3, 315), ("赵", 5, 3, 315)]
     assert pan["best"]["total"] == pan["worst"]["total"] == 315
@@ -58,7 +61,7 @@ def test_a_players_figures_per_family_and_unit(tea_house):  # noqa: F811
         1.3,
         0,
     )
-    assert zhu["by_bid"] == [{"bid": 70, "declared": 1, "made": 1}]
+    assert zhu["by_bid"] == [{"bid": 70, "band": None, "declared": 1, "made": 1}]
     assert _others(zhu["partners"]) == [("张", 2, 0, 0)]
     assert _others(zhu["opponents"]) == [("李", 3, 1, 4), ("钱", 3, 1, 4), ("张", 1, 1, 6)]
 
