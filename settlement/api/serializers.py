@@ -308,21 +308,6 @@ class HandWriteSerializer(serializers.Serializer):
     game_end = GameResultSerializer(allow_null=True, help_text="the game this hand finished, if it did")
 
 
-class StandingSerializer(serializers.Serializer):
-    player = serializers.IntegerField(source="player.pk")
-    name = serializers.CharField(source="player.name")
-    is_guest = serializers.BooleanField(source="player.is_guest")
-    sessions = serializers.IntegerField(help_text="sessions sat in")
-    hands = serializers.IntegerField(help_text="hands played that count")
-    declared = serializers.IntegerField(help_text="hands as declarer")
-    declarer_won = serializers.IntegerField(help_text="hands as declarer that the declaring side won")
-    games_won = serializers.IntegerField()
-    totals = serializers.DictField(child=serializers.IntegerField(), help_text="total per unit: 分, 注, 档, 级")
-    money = serializers.IntegerField(
-        allow_null=True, help_text="totals × unit_value over the sessions whose variant has one; null if none"
-    )
-
-
 GROUP_HELP = "the (family, unit) the figures add up in: `baifen/pan_points`, `baifen/zhu`, `erguai/stake_points`, …"
 
 
