@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from .models import GameRow, Hand, HandRevision, HandState, Player, Session, SessionSeat, SettlementRow, engine_lang
 from .rules.base import RulesError
 from .rules.document import HAND_FIELDS, document_parse
+from .rules.families import declarer_level, declaring_side
 from .rules.registry import VARIANTS
 from .rules.session import (
     SessionResult,
@@ -353,6 +354,9 @@ SETTLEMENT_COLUMNS = (
     "total",
     "is_declarer",
     "declarer_won",
+    "declaring_side",
+    "bid",
+    "level",
 )
 GAME_COLUMNS = (
     "session_id",
@@ -431,13 +435,22 @@ def derived_values(
     settlement_rows: list[tuple[Any, ...]] = []
     hand_states: list[tuple[Any, ...]] = []
     game_ends = {game.last_hand: game for game in replay.result.games if game.finished}
+    inputs = {hand.n: hand for hand in replay.result.doc.hands}
+    options = replay.result.doc.options
+    before = replay.start.state  # the state before each hand, for the level the declaring team played at
     for played in replay.result.hands:
         number = number_of(played.n)
+        state_before, before = before, played.state
         if number < from_number:
             continue
         result = played.result
         hand_id = hand_ids[number]
         deltas, totals, declarer, declarer_won = result.deltas, played.totals, result.declarer, result.declarer_won
+        hand_input = inputs[played.n]
+        sides = declaring_side(variant.key, hand_input, result, len(players))
+        levels = state_before.table.get("levels") if state_before is not None and state_before.hand_in_game else None
+        level = declarer_level(variant.key, options, levels, declarer)
+        bid = hand_input.bid if declarer is not None else None
         settlement_rows.extend(
             (
                 session_id,
@@ -450,6 +463,9 @@ def derived_values(
                 totals[seat],
                 declarer == seat,
                 declarer_won,
+                None if sides is None else sides[seat],
+                bid,
+                level,
             )
             for seat, player_id in player_ids
         )

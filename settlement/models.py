@@ -312,6 +312,10 @@ class SettlementRow(models.Model):
     total = models.BigIntegerField(_("running total in game"))
     is_declarer = models.BooleanField(_("declarer"), default=False)
     declarer_won = models.BooleanField(_("declarer won"), null=True)
+    # For the statistics (rules/families.py): the seat on the declaring side? (None: a redeal), and the hand's bid.
+    declaring_side = models.BooleanField(_("on the declaring side"), null=True)
+    bid = models.PositiveIntegerField(_("bid"), null=True)
+    level = models.CharField(_("declaring team's level"), max_length=8, null=True)  # level games only
 
     class Meta:
         verbose_name = _("settlement row")

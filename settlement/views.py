@@ -34,6 +34,7 @@ from .scoping import (
     get_session_for_user,
     request_lang,
 )
+from .stats_views import player_stats_context
 
 RECENT_SESSIONS = 10
 SESSION_PAGE_HANDS = 50  # hands per page of the session page, newest first
@@ -103,6 +104,7 @@ def player_detail(
     summaries = selectors.club_sessions(club=membership.club, player=player)
     rows = [(summary, next(seat for seat in summary.seats if seat.player.pk == player.pk)) for summary in summaries]
     ctx = {"club": membership.club, "membership": membership, "player": player, "rows": rows}
+    ctx.update(player_stats_context(club=membership.club, player=player))
     ctx |= player_views.player_ratings_context(membership=membership, player=player, errors=errors)
     return render(request, "settlement/player_detail.html", ctx, status=400 if errors else 200)
 

@@ -12,14 +12,11 @@ from rest_framework.exceptions import ErrorDetail, ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
 
-from settlement.rules.registry import VARIANTS
-
-BOM = "\ufeff"
-UNITS = tuple(dict.fromkeys(rules.unit for rules in VARIANTS.values()))  # 分, 注, 档, 级
+from settlement.presentation.stats import BOM, cell_text, standings_header
 
 
 class StandingsCSVRenderer(BaseRenderer):
-    """One row per player; a column per unit, empty where the player has no session in that unit."""
+    """A row per player per group (family and unit): `presentation.stats.standings_csv`'s table."""
 
     media_type = "text/csv"
     format = "csv"
@@ -30,41 +27,28 @@ class StandingsCSVRenderer(BaseRenderer):
     ) -> bytes:
         out = io.StringIO()
         writer = csv.writer(out)
-        writer.writerow(
-            [
-                _("player id"),
-                _("player"),
-                _("sessions played"),
-                _("hands played"),
-                _("hands declared"),
-                _("won as declarer"),
-                _("games won"),
-                *(_("total ({unit})").format(unit=unit) for unit in UNITS),
-                _("money"),
-            ]
-        )
-        # Rows are a list; anything else (OPTIONS' description of the view) has no rows, only the header.
-        for row in data if isinstance(data, list) else []:
-            totals = row["totals"]
-            writer.writerow(
-                [
-                    row["player"],
-                    _cell_text(row["name"]),
-                    row["sessions"],
-                    row["hands"],
-                    row["declared"],
-                    row["declarer_won"],
-                    row["games_won"],
-                    *(totals.get(unit, "") for unit in UNITS),
-                    "" if row["money"] is None else row["money"],
-                ]
-            )
+        writer.writerow(standings_header())
+        # Groups are a list; anything else (OPTIONS' description of the view, an error) has no rows, only the header.
+        for group in data if isinstance(data, list) else []:
+            for row in group["rows"]:
+                writer.writerow(
+                    [
+                        group["label"],
+                        row["rank"],
+                        row["player"]["id"],
+                        cell_text(row["player"]["name"]),
+                        row["sessions"],
+                        row["sessions_won"],
+                        row["hands"],
+                        row["declared"],
+                        row["declarer_won"],
+                        row["games_won"],
+                        row["total"],
+                        "" if row["per_session"] is None else row["per_session"],
+                        "" if row["per_hand"] is None else row["per_hand"],
+                    ]
+                )
         return (BOM + out.getvalue()).encode(self.charset)
-
-
-def _cell_text(text: str) -> str:
-    """A name that a spreadsheet would read as a formula (`=…`, `+…`, `-…`, `@…`) is kept as text."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 class FormatNegotiation(DefaultContentNegotiation):

@@ -308,19 +308,101 @@ class HandWriteSerializer(serializers.Serializer):
     game_end = GameResultSerializer(allow_null=True, help_text="the game this hand finished, if it did")
 
 
-class StandingSerializer(serializers.Serializer):
-    player = serializers.IntegerField(source="player.pk")
-    name = serializers.CharField(source="player.name")
-    is_guest = serializers.BooleanField(source="player.is_guest")
+GROUP_HELP = "the (family, unit) the figures add up in: `baifen/pan_points`, `baifen/zhu`, `erguai/stake_points`, …"
+
+
+class PlayerRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    name = serializers.CharField()
+    is_guest = serializers.BooleanField()
+
+
+def _average(help_text: str) -> serializers.DecimalField:
+    return serializers.DecimalField(
+        max_digits=20, decimal_places=1, coerce_to_string=False, allow_null=True, help_text=help_text
+    )
+
+
+class StandingRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="1 = first; equal figures share a rank")
+    player = PlayerRefSerializer()
     sessions = serializers.IntegerField(help_text="sessions sat in")
+    sessions_won = serializers.IntegerField(help_text="closed sessions finished with the table's highest total")
     hands = serializers.IntegerField(help_text="hands played that count")
     declared = serializers.IntegerField(help_text="hands as declarer")
     declarer_won = serializers.IntegerField(help_text="hands as declarer that the declaring side won")
     games_won = serializers.IntegerField()
-    totals = serializers.DictField(child=serializers.IntegerField(), help_text="total per unit: 分, 注, 档, 级")
-    money = serializers.IntegerField(
-        allow_null=True, help_text="totals × unit_value over the sessions whose variant has one; null if none"
+    total = serializers.IntegerField(help_text="in the group's unit")
+    per_session = _average("total ÷ sessions, one decimal")
+    per_hand = _average("total ÷ hands, one decimal")
+
+
+class StandingGroupSerializer(serializers.Serializer):
+    group = serializers.CharField(help_text=GROUP_HELP)
+    family = serializers.CharField()
+    unit = serializers.CharField()
+    label = serializers.CharField(help_text="family and unit in the request's language")
+    variants = serializers.ListField(child=serializers.CharField())
+    ranking = serializers.CharField(help_text="the rule the rows are ranked by, in words")
+    rows = StandingRowSerializer(many=True)
+
+
+class BidFiguresSerializer(serializers.Serializer):
+    bid = serializers.IntegerField(allow_null=True, help_text="the bid (bid games); null otherwise")
+    band = serializers.CharField(
+        allow_null=True, help_text="level games: the declaring team's level band (`2–5`, `6–9`, `10–K`, `A`)"
     )
+    declared = serializers.IntegerField()
+    made = serializers.IntegerField(help_text="the declaring side won")
+
+
+class OtherPlayerSerializer(serializers.Serializer):
+    player = PlayerRefSerializer()
+    hands = serializers.IntegerField()
+    won = serializers.IntegerField(help_text="of those hands, won by the player's side")
+    net = serializers.IntegerField(help_text="opponents: the player's total over those hands; partners: 0")
+
+
+class SessionFiguresSerializer(serializers.Serializer):
+    session = serializers.IntegerField(source="session_id")
+    date = serializers.DateField()
+    variant = serializers.CharField()
+    total = serializers.IntegerField()
+    hands = serializers.IntegerField()
+
+
+class RunningPointSerializer(serializers.Serializer):
+    session = serializers.IntegerField(source="session_id")
+    date = serializers.DateField()
+    total = serializers.IntegerField(help_text="the session's figure")
+    running = serializers.IntegerField(help_text="the running total after it")
+
+
+class GroupStatsSerializer(serializers.Serializer):
+    group = serializers.CharField(help_text=GROUP_HELP)
+    label = serializers.CharField()
+    sessions = serializers.IntegerField()
+    sessions_won = serializers.IntegerField()
+    hands = serializers.IntegerField()
+    declared = serializers.IntegerField()
+    declarer_won = serializers.IntegerField()
+    games_won = serializers.IntegerField()
+    total = serializers.IntegerField()
+    per_hand = _average("total ÷ hands, one decimal")
+    per_session = _average("total ÷ sessions, one decimal")
+    by_bid = BidFiguresSerializer(many=True)
+    best = SessionFiguresSerializer(allow_null=True)
+    worst = SessionFiguresSerializer(allow_null=True)
+    partners = OtherPlayerSerializer(many=True, help_text="most hands won together first")
+    opponents = OtherPlayerSerializer(many=True, help_text="most hands played against first")
+    running = RunningPointSerializer(many=True, help_text="session by session, oldest first")
+
+
+class PlayerStatsSerializer(serializers.Serializer):
+    player = PlayerRefSerializer()
+    sessions = serializers.IntegerField()
+    hands = serializers.IntegerField()
+    groups = GroupStatsSerializer(many=True)
 
 
 class SessionStatusSerializer(serializers.Serializer):

@@ -26,6 +26,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/sessions/", views.club_sessions, name="api_club_sessions"),
     path("clubs/<slug:slug>/standings/", views.club_standings, name="api_club_standings"),
     path("clubs/<slug:slug>/standings.csv", views.club_standings_csv, name="api_club_standings_csv"),
+    path("clubs/<slug:slug>/players/<int:player_id>/stats/", views.player_stats, name="api_player_stats"),
     path(session, views.session_detail, name="api_session_detail"),
     path(session + "export/", views.session_export, name="api_session_export"),
     path(session + "entry/", describe.session_entry, name="api_session_entry"),

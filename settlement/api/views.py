@@ -34,8 +34,9 @@ from rest_framework.utils.urls import remove_query_param, replace_query_param
 from settlement import policy, selectors, services
 from settlement.ledger import LedgerError, hand_input_ordered
 from settlement.models import Session
+from settlement.presentation.stats import group_name, standings_document
 from settlement.rules.base import RulesError
-from settlement.scoping import get_membership_for_user, get_session_for_user, request_lang
+from settlement.scoping import get_membership_for_user, get_player_for_user, get_session_for_user, request_lang
 
 from . import serializers as s
 from .authentication import ApiTokenAuthentication
@@ -494,21 +495,22 @@ def hand_revisions(request: Request, session_id: int, number: int) -> Response:
     return Response(s.RevisionSerializer(revisions, many=True).data)
 
 
-# --- standings ---
+# --- standings and statistics ---
 
 
 @extend_schema(
     operation_id="club_standings",
     tags=["standings"],
-    summary="Each player's figures across the club's sessions; `?format=csv` for a spreadsheet",
+    summary="The club's standings, a ranked table per game family and unit; `?format=csv` for a spreadsheet",
     description=(
-        "Sessions played, hands, hands declared and won as declarer, games won, the total in each unit "
-        "(分, 注, 档, 级) and the money total over sessions whose variant has a `unit_value`. "
-        "The CSV is UTF-8 with a byte-order mark."
+        "A group per (family, unit) — 打百分's 盘 points, classic 注, stake points (打二鬼, 打滚子), 标分's 档, "
+        "levels — never added across units; in each, every player who sat in one of the (filtered) sessions, "
+        "ranked by total, then games won, then sessions won (the group's `ranking` says so in words). "
+        "The CSV is UTF-8 with a byte-order mark, a row per player per group."
     ),
     parameters=[s.StandingsFilterSerializer],
     responses={
-        (200, JSON): s.StandingSerializer(many=True),
+        (200, JSON): s.StandingGroupSerializer(many=True),
         (200, StandingsCSVRenderer.media_type): OpenApiTypes.STR,
         **{(304, JSON): NOT_MODIFIED[304]},
         **_errors(400, 401, 404, media_type=JSON),
@@ -524,7 +526,7 @@ def club_standings(request: Request, slug: str) -> Response:
     operation_id="club_standings_csv",
     tags=["standings"],
     summary="The standings as CSV, for a spreadsheet (the same as `standings/?format=csv`)",
-    description="UTF-8 with a byte-order mark; a row per player, a total column per unit.",
+    description="UTF-8 with a byte-order mark; a row per player per group (family and unit).",
     parameters=[s.StandingsCSVFilterSerializer],
     responses={
         (200, StandingsCSVRenderer.media_type): OpenApiTypes.STR,
@@ -542,11 +544,36 @@ def _standings(request: Request, slug: str) -> Response:
     membership = get_membership_for_user(request.user, slug)
     filters = _query(s.StandingsFilterSerializer(data=request.query_params.dict()))
     filters.pop("format", None)
-    rows = selectors.standings_compute(club=membership.club, **filters)
-    response = Response(s.StandingSerializer(rows, many=True).data)
+    groups = selectors.standings_grouped(club=membership.club, **filters)
+    response = Response(s.StandingGroupSerializer(standings_document(groups, lang=request_lang()), many=True).data)
     if request.accepted_renderer.format == StandingsCSVRenderer.format:
         response["Content-Disposition"] = f'attachment; filename="standings-{membership.club.slug}.csv"'
     return response
+
+
+@extend_schema(
+    operation_id="player_stats",
+    tags=["standings"],
+    summary="A player's statistics per game family and unit",
+    description=(
+        "Sessions and hands played; per (family, unit): the totals and averages, declarer figures by bid "
+        "(null for games without bids), the best and worst sessions, partners (hands won together) and "
+        "opponents (hands against, won, and the player's net), and the running total session by session."
+    ),
+    responses={200: s.PlayerStatsSerializer, **READ_ERRORS},
+)
+@api_endpoint("GET")
+def player_stats(request: Request, slug: str, player_id: int) -> Response:
+    membership, player = get_player_for_user(request.user, slug, player_id)
+    stats = selectors.player_stats(club=membership.club, player=player)
+    lang = request_lang()
+    body = {
+        "player": stats.player,
+        "sessions": stats.sessions,
+        "hands": stats.hands,
+        "groups": [{**vars(group), "label": group_name(group.group, lang)} for group in stats.groups],
+    }
+    return Response(s.PlayerStatsSerializer(body).data)
 
 
 # --- personal API tokens ---

@@ -1,7 +1,7 @@
 """Forms of the club pages: they parse what was typed; the rules and the ledger decide in the services."""
 
-from .filters import HistoryFilterForm
+from .filters import HistoryFilterForm, StandingsFilterForm
 from .hand import HandVoidForm, TableHandForm
 from .session import SessionOpenForm
 
-__all__ = ["HandVoidForm", "HistoryFilterForm", "SessionOpenForm", "TableHandForm"]
+__all__ = ["HandVoidForm", "HistoryFilterForm", "SessionOpenForm", "StandingsFilterForm", "TableHandForm"]

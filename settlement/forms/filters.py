@@ -27,3 +27,19 @@ class HistoryFilterForm(forms.Form):
         self.fields["player"].queryset = players
         self.fields["player"].empty_label = _("anyone")
         self.fields["variant"].choices = [("", _("any")), *variant_choices]
+
+
+class StandingsFilterForm(forms.Form):
+    """The standings page's filters: a date range and a variant (all optional)."""
+
+    date_from = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    date_to = forms.DateField(
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    variant = forms.ChoiceField(label=_("Variant"), required=False)
+
+    def __init__(self, *args: Any, variant_choices: list[tuple[str, str]], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["variant"].choices = [("", _("any")), *variant_choices]

@@ -12,7 +12,18 @@ from typing import Any
 from ..ledger import derived_rows, log_load, log_replay
 from ..models import GameRow, HandState, Session, SettlementRow
 
-SETTLEMENT_FIELDS = ("hand_id", "player_id", "game", "delta", "total", "is_declarer", "declarer_won")
+SETTLEMENT_FIELDS = (
+    "hand_id",
+    "player_id",
+    "game",
+    "delta",
+    "total",
+    "is_declarer",
+    "declarer_won",
+    "declaring_side",
+    "bid",
+    "level",
+)
 GAME_FIELDS = ("player_id", "first_hand", "last_hand", "finished", "how", "won", "adjustment", "total")
 STATE_FIELDS = ("hand_id", "game_first", "state", "receipt", "game_end")
 ROW = "row"  # the field of a Difference where a whole row is missing or extra

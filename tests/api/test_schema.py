@@ -25,6 +25,7 @@ def test_the_schema_validates_without_a_warning(tmp_path):
         "club_sessions_list",
         "club_sessions_import",
         "club_standings",
+        "player_stats",
         "session_retrieve",
         "session_export",
         "session_entry",

@@ -1,0 +1,111 @@
+"""What the statistics pages cost as a club's history grows: 1,000 sessions against 10, and against /healthz.
+
+In process, through Django's test client, on a throw-away SQLite database. The standings page, its CSV and
+Excel downloads, the player page and `GET clubs/{slug}/players/{id}/stats/` are timed with 10 sessions and
+again with 1,000 (each 5 hands of 本溪, imported); they read aggregates of the stored rows in a fixed number
+of queries, so what grows is the database's aggregation and the rows drawn (a player's running-total chart
+has a point per session).
+
+    .venv/bin/python bench/stats.py
+
+Compare ratios, not milliseconds, across machines.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+import warnings
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baifen_ledger.settings")
+os.environ.pop("DATABASE_URL", None)  # always the throw-away SQLite database
+warnings.filterwarnings("ignore", message="No directory at")  # WhiteNoise: no collectstatic here
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+
+HANDS = [  # rules/baifen.md's 本溪 example
+    {"dealer": 0, "declarer": 0, "bid": 80, "captured": 15},
+    {"dealer": 1, "declarer": 1, "bid": 85, "captured": 20},
+    {"dealer": 2, "declarer": 3, "bid": 90, "captured": 0},
+    {"dealer": 3, "declarer": 2, "bid": 85, "captured": 55},
+    {"dealer": 0, "declarer": 0, "bid": 100, "captured": 0},
+]
+NAMES = ["王", "李", "张", "赵", "钱", "孙"]
+
+
+def timed(client: Client, url: str, repeat: int) -> tuple[float, int, int]:
+    """Median seconds of `repeat` GETs, the bytes of the last answer and its queries."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        response = client.get(url)
+        times.append(time.perf_counter() - start)
+        assert response.status_code == 200, (url, response.status_code)
+    with CaptureQueriesContext(connection) as queries:
+        client.get(url)
+    return statistics.median(times), len(response.content), len(queries.captured_queries)
+
+
+def grow(club, owner, upto: int, have: int) -> None:
+    from settlement import services
+
+    for i in range(have, upto):
+        players = [NAMES[(i + k) % len(NAMES)] for k in range(4)]
+        document = {"variant": "baifen.benxi", "date": f"2026-{1 + i % 12:02d}-{1 + i % 28:02d}", "players": players}
+        services.session_import(club=club, user=owner, document={**document, "hands": HANDS, "venue": f"t{i}"})
+
+
+def main() -> None:
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    setup_test_environment()
+    connection.creation.create_test_db(verbosity=0)
+    from tests.factories import make_club, make_member
+
+    club = make_club("Bench", slug="bench")
+    owner = make_member(club)
+    client = Client()
+    client.force_login(owner)
+    api = Client(HTTP_AUTHORIZATION="")
+    api.force_login(owner)
+    repeat = int(os.environ.get("BENCH_REPEAT", "15"))
+    floor, _, _ = timed(client, "/healthz", repeat * 5)
+    grow(club, owner, 10, 0)
+    wang = club.players.get(name="王").pk
+    pages = {
+        "standings page": "/clubs/bench/standings/",
+        "standings CSV": "/clubs/bench/standings.csv",
+        "standings Excel": "/clubs/bench/standings.xlsx",
+        "player page": f"/clubs/bench/players/{wang}/",
+        "GET standings/": "/api/v1/clubs/bench/standings/",
+        "GET players/{id}/stats/": f"/api/v1/clubs/bench/players/{wang}/stats/",
+    }
+    small = {name: timed(api if "GET" in name else client, url, repeat) for name, url in pages.items()}
+    start = time.perf_counter()
+    grow(club, owner, 1000, 10)
+    print(f"(imported 990 sessions in {time.perf_counter() - start:.0f} s)")
+    large = {name: timed(api if "GET" in name else client, url, repeat) for name, url in pages.items()}
+    print(f"{'figure':28} {'10 / healthz':>13} {'1,000 / healthz':>16} {'1,000 / 10':>11} {'queries':>8}  bytes")
+    for name in pages:
+        (t10, b10, q10), (t1k, b1k, q1k) = small[name], large[name]
+        print(
+            f"{name:28} {t10 / floor:12.1f}× {t1k / floor:15.1f}× {t1k / t10:10.2f}× {q10:>3} → {q1k:<3} "
+            f"{b10 / 1024:.0f} → {b1k / 1024:.0f} KB"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+"""The standings page, its downloads and the player page's statistics: words, files and flat query counts."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+
+import pytest
+from openpyxl import load_workbook
+
+from tests.factories import BENXI_EXAMPLE, make_session, record_hands
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def club_with_a_session(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner, date=datetime.date(2026, 11, 1), players=["王", "李", "张", "赵"])
+    record_hands(session, owner, BENXI_EXAMPLE)
+    return client, club, owner
+
+
+def _more_sessions(club, owner, n=6):
+    for day in range(1, n + 1):
+        session = make_session(club, owner, date=datetime.date(2026, 10, day), players=["王", "李", f"客{day}", "赵"])
+        record_hands(session, owner, BENXI_EXAMPLE[: day % 5 + 1])
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("zh-hans", ("排行榜", "打百分 · 盘分", "按总计排名")),
+        ("en", ("Standings", "Baifen (打百分) · 盘 points", "Ranked by total")),
+    ],
+)
+def test_the_standings_page_states_its_groups_and_ranking_rule(club_with_a_session, lang, words):
+    client, club, _ = club_with_a_session
+    page = client.get(f"/clubs/{club.slug}/standings/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    for word in words:
+        assert word in page
+    # 王 and 张 315 (rank 1, 张 first by name), 李 and 赵 230 (rank 3): test_standings.py works them out.
+    assert page.index("张") < page.index("王") < page.index("李") < page.index("赵")
+
+
+def test_the_club_navigation_links_the_standings(club_with_a_session):
+    client, club, _ = club_with_a_session
+    assert f'href="/clubs/{club.slug}/standings/"' in client.get(f"/clubs/{club.slug}/").content.decode()
+
+
+def test_a_bad_date_names_the_field_and_is_no_server_error(club_with_a_session):
+    client, club, _ = club_with_a_session
+    response = client.get(f"/clubs/{club.slug}/standings/?date_from=soon", HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200 and "Enter a valid date" in response.content.decode()
+    assert client.get(f"/clubs/{club.slug}/standings.csv?date_from=soon").status_code == 400
+
+
+def test_the_csv_download_is_utf8_with_a_bom(club_with_a_session):
+    client, club, _ = club_with_a_session
+    response = client.get(f"/clubs/{club.slug}/standings.csv?variant=baifen.benxi", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert response["Content-Disposition"] == f'attachment; filename="standings-{club.slug}.csv"'
+    assert response.content.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert [(row[1], row[3], row[10]) for row in rows[1:]] == [
+        ("1", "张", "315"),
+        ("1", "王", "315"),
+        ("3", "李", "230"),
+        ("3", "赵", "230"),
+    ]
+
+
+def test_the_excel_download_has_a_sheet_per_group(club_with_a_session):
+    client, club, owner = club_with_a_session
+    record_hands(make_session(club, owner, variant="baifen.classic", players=["王", "李", "张", "赵"]), owner, [])
+    response = client.get(f"/clubs/{club.slug}/standings.xlsx", HTTP_ACCEPT_LANGUAGE="en")
+    assert response["Content-Type"] == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    book = load_workbook(io.BytesIO(response.content))
+    assert book.sheetnames[0] == "Standings" and book.worksheets[0]["A1"].value.startswith("Ranked by total")
+    sheet = book["Baifen (打百分) · 盘 points"]
+    assert [cell.value for cell in sheet[1]][:3] == ["rank", "player id", "player"]
+    assert [(row[0], row[2], row[9]) for row in sheet.iter_rows(min_row=2, values_only=True)] == [
+        (1, "张", 315),
+        (1, "王", 315),
+        (3, "李", 230),
+        (3, "赵", 230),
+    ]
+
+
+def test_the_player_page_shows_the_statistics_and_the_chart(club_with_a_session):
+    client, club, _ = club_with_a_session
+    wang = club.players.get(name="王")
+    page = client.get(f"/clubs/{club.slug}/players/{wang.pk}/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "统计" in page and "对战" in page and "搭档" in page
+    assert '<svg class="running-chart"' in page and "1 场后：+315" in page
+    english = client.get(f"/clubs/{club.slug}/players/{wang.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Head to head" in english and "After 1 session: +315" in english
+
+
+# Pinned, with 1 session and with 7: the login session, its user, the membership, then the standings' seats,
+# hand figures, game figures and players (7); the player page adds the player, its session list's own reads
+# (sessions, seats, totals, games won: 4) and the statistics' seats, hand figures, game figures, bids,
+# partners, opponents and their names (7).
+PAGE_QUERIES = {"standings/": 7, "standings.csv": 7, "standings.xlsx": 7, "players/{player}/": 15}
+
+
+@pytest.mark.parametrize(("page", "queries"), PAGE_QUERIES.items())
+def test_stats_pages_cost_the_same_queries_however_many_sessions(
+    club_with_a_session, django_assert_num_queries, page, queries
+):
+    client, club, owner = club_with_a_session
+    url = f"/clubs/{club.slug}/" + page.format(player=club.players.get(name="王").pk)
+    with django_assert_num_queries(queries):
+        assert client.get(url).status_code == 200
+    _more_sessions(club, owner)
+    with django_assert_num_queries(queries):
+        assert client.get(url).status_code == 200
