@@ -269,9 +269,8 @@
   function sync() {
     if (!texts || !table) return Promise.resolve(null);
     if (syncing) return syncing;
-    note = T("sending");
-    render();
     var run = function () { return sendAll(); };
+    /* One tab at a time sends this table's hands; the other then finds them recorded. */
     var locked = navigator.locks && navigator.locks.request ?
       navigator.locks.request("baifen-sync " + table, run) : run();
     syncing = locked.then(function (result) {
@@ -297,6 +296,8 @@
       note = T("failed");
       return refresh();
     });
+    note = T("sending");
+    render();
     return syncing;
   }
 
@@ -383,10 +384,13 @@
     var queue = waiting();
     var recorded = items.filter(function (item) { return item.status === "recorded"; });
     if (!box) {
+      /* In the hand list, above the newest hands the server has. */
+      var recent = document.querySelector("section.recent");
       box = el("section", "kept-hands");
       box.id = "kept";
       box.setAttribute("aria-labelledby", "kept-title");
-      more.insertBefore(box, more.firstChild);
+      if (recent) recent.parentNode.insertBefore(box, recent);
+      else more.insertBefore(box, more.firstChild);
     }
     box.textContent = "";
     box.hidden = navigator.onLine && !queue.length && !recorded.length && !note;
