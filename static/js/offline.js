@@ -60,8 +60,14 @@
         .sort(function (a, b) { return a.seq - b.seq; });
     });
   }
-  function save(item) { return withStore("readwrite", function (store) { store.put(item); }); }
-  function drop(key) { return withStore("readwrite", function (store) { store["delete"](key); }); }
+  /* Other tabs of this table hear of every change, and list the kept hands as this one does. */
+  var channel = window.BroadcastChannel ? new BroadcastChannel("baifen-offline") : null;
+  function changed(result) {
+    if (channel && table) channel.postMessage(table);
+    return result;
+  }
+  function save(item) { return withStore("readwrite", function (store) { store.put(item); }).then(changed); }
+  function drop(key) { return withStore("readwrite", function (store) { store["delete"](key); }).then(changed); }
 
   function newKey() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID().replace(/-/g, "");
@@ -156,7 +162,6 @@
   }
 
   function enqueue() {
-    var keyInput = form.querySelector('input[name="client_key"]');
     var status = form.querySelector(".submit-status");
     var entered = { fields: fields(), summary: describe() };
     var done;
@@ -170,7 +175,8 @@
       done = save(item).then(function () { return item; });
     } else {
       var kept = {
-        key: (keyInput && keyInput.value) || newKey(),
+        /* A key of its own: a page opened from the cache carries a key that may have been sent already. */
+        key: newKey(),
         table: table,
         seq: Date.now() * 1000 + Math.floor(Math.random() * 1000),
         expected: nextNumber(),
@@ -269,6 +275,9 @@
   function sync() {
     if (!texts || !table) return Promise.resolve(null);
     if (syncing) return syncing;
+    /* Hands this page lists as waiting: once none waits, the page shows the server's state, even when
+       another tab was the one that sent them. */
+    var listed = waiting().length;
     var run = function () { return sendAll(); };
     /* One tab at a time sends this table's hands; the other then finds them recorded. */
     var locked = navigator.locks && navigator.locks.request ?
@@ -277,10 +286,10 @@
       syncing = null;
       note = result.outcome === "offline" ? T("failed") : "";
       return refresh().then(function () {
-        if (result.outcome === "done" && result.sent > 0) {
+        if (result.outcome === "done" && (result.sent > 0 || listed > 0)) {
           if (!dirty && !editing) {
             /* The server's state now: the page again, at the next hand, saying which hand was recorded last. */
-            var last = Math.max.apply(null, items.map(function (item) { return item.number || 0; }));
+            var last = Math.max.apply(null, [0].concat(items.map(function (item) { return item.number || 0; })));
             var target = table + (last > 0 ? "?saved=" + last : "");
             if (location.pathname + location.search === target) window.location.reload();
             else window.location.replace(target + "#next");
@@ -464,6 +473,11 @@
     });
   }
 
+  if (channel) {
+    channel.onmessage = function (event) {
+      if (event.data === table && !syncing) refresh();
+    };
+  }
   window.addEventListener("online", function () { note = ""; render(); if (waiting().length) sync(); });
   window.addEventListener("offline", function () { render(); });
 

@@ -46,7 +46,8 @@ function pageKey(url) {
 
 function keep(key, response) {
   return caches.open(PAGES_CACHE).then(function (cache) {
-    return cache.delete(key).then(function () { return cache.put(key, response); }).then(function () {
+    /* put replaces the copy at once: no moment without one (a delete first would open a gap). */
+    return cache.put(key, response).then(function () {
       return cache.keys();
     }).then(function (keys) {
       var extra = keys.length - PAGES_KEPT;
