@@ -16,7 +16,6 @@ from django.contrib.staticfiles import finders
 from django.urls import reverse
 
 from settlement import offline_views, services, shares
-from settlement.ledger import LedgerError
 from settlement.models import Hand, Role
 from tests.factories import make_club, make_member, make_session
 
@@ -189,19 +188,3 @@ def test_a_viewer_cannot_send_kept_hands(client):
     client.force_login(make_member(club, Role.VIEWER))
     assert _sync(client, session, HAND_1, key="phone-1", expected=1).status_code == 403
     assert Hand.objects.filter(session=session).count() == 0
-
-
-# --- the service's own check ---
-
-
-def test_hand_record_refuses_a_hand_that_would_land_on_another_number_but_a_repeat_is_a_repeat(table):
-    session, _ = table
-    owner = session.created_by
-    hand = {"declarer": 0, "bid": 80, "captured": 15}
-    first = services.hand_record(session=session, user=owner, hand_input=hand, client_key="a", expected_number=1)
-    assert first.hand.number == 1
-    with pytest.raises(LedgerError) as refused:
-        services.hand_record(session=session, user=owner, hand_input=hand, client_key="b", expected_number=1)
-    assert (refused.value.code, refused.value.params["last"]) == ("hand.moved", 1)
-    repeat = services.hand_record(session=session, user=owner, hand_input=hand, client_key="a", expected_number=1)
-    assert (repeat.hand.number, repeat.created) == (1, False)

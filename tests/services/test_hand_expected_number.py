@@ -1,0 +1,34 @@
+"""hand_record's `expected_number`: the number a phone entered a kept hand as (the table page offline).
+
+本溪, rules/baifen.md's example hand 1: seat 0 bids 80, 15 captured, made.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from settlement import services
+from settlement.ledger import LedgerError
+from tests.factories import make_club, make_member, make_session
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table():
+    club = make_club()
+    owner = make_member(club)
+    return make_session(club, owner), None
+
+
+def test_hand_record_refuses_a_hand_that_would_land_on_another_number_but_a_repeat_is_a_repeat(table):
+    session, _ = table
+    owner = session.created_by
+    hand = {"declarer": 0, "bid": 80, "captured": 15}
+    first = services.hand_record(session=session, user=owner, hand_input=hand, client_key="a", expected_number=1)
+    assert first.hand.number == 1
+    with pytest.raises(LedgerError) as refused:
+        services.hand_record(session=session, user=owner, hand_input=hand, client_key="b", expected_number=1)
+    assert (refused.value.code, refused.value.params["last"]) == ("hand.moved", 1)
+    repeat = services.hand_record(session=session, user=owner, hand_input=hand, client_key="a", expected_number=1)
+    assert (repeat.hand.number, repeat.created) == (1, False)
