@@ -14,16 +14,10 @@ from tests.factories import make_club, make_member, make_session
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def table():
+def test_hand_record_refuses_a_hand_that_would_land_on_another_number_but_a_repeat_is_a_repeat():
     club = make_club()
     owner = make_member(club)
-    return make_session(club, owner), None
-
-
-def test_hand_record_refuses_a_hand_that_would_land_on_another_number_but_a_repeat_is_a_repeat(table):
-    session, _ = table
-    owner = session.created_by
+    session = make_session(club, owner)
     hand = {"declarer": 0, "bid": 80, "captured": 15}
     first = services.hand_record(session=session, user=owner, hand_input=hand, client_key="a", expected_number=1)
     assert first.hand.number == 1
@@ -32,3 +26,12 @@ def test_hand_record_refuses_a_hand_that_would_land_on_another_number_but_a_repe
     assert (refused.value.code, refused.value.params["last"]) == ("hand.moved", 1)
     repeat = services.hand_record(session=session, user=owner, hand_input=hand, client_key="a", expected_number=1)
     assert (repeat.hand.number, repeat.created) == (1, False)
+
+
+def test_without_an_expected_number_a_hand_is_recorded_wherever_the_session_is():
+    club = make_club()
+    owner = make_member(club)
+    session = make_session(club, owner)
+    hand = {"declarer": 0, "bid": 80, "captured": 15}
+    services.hand_record(session=session, user=owner, hand_input=hand, client_key="a")
+    assert services.hand_record(session=session, user=owner, hand_input=hand, client_key="b").hand.number == 2
