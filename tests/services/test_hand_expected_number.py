@@ -32,6 +32,7 @@ def test_without_an_expected_number_a_hand_is_recorded_wherever_the_session_is()
     club = make_club()
     owner = make_member(club)
     session = make_session(club, owner)
-    hand = {"declarer": 0, "bid": 80, "captured": 15}
-    services.hand_record(session=session, user=owner, hand_input=hand, client_key="a")
-    assert services.hand_record(session=session, user=owner, hand_input=hand, client_key="b").hand.number == 2
+    services.hand_record(session=session, user=owner, hand_input={"declarer": 0, "bid": 80, "captured": 15})
+    # Hand 2 of the example: seat 1 (the dealer now) bids 85.
+    second = {"declarer": 1, "bid": 85, "captured": 20}
+    assert services.hand_record(session=session, user=owner, hand_input=second).hand.number == 2
