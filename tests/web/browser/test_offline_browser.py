@@ -43,9 +43,13 @@ def _fill(page, dealer, declarer, bid, captured):
 def _controlled(page):
     """Wait until the service worker controls the page (it claims it once it is active) and keeps a copy."""
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    page.wait_for_function(
-        "() => caches.open('baifen-pages').then(c => c.match(location.origin + location.pathname)).then(r => !!r)"
-    )
+    # wait_for_function takes a promise for a truthy value: ask, and wait, by hand.
+    kept = "() => caches.open('baifen-pages').then(c => c.match(location.origin + location.pathname)).then(r => !!r)"
+    for _ in range(100):
+        if page.evaluate(kept):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the service worker never kept the page")
 
 
 def _offline_table(new_page, live_server, pages=1):
