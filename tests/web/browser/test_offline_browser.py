@@ -186,3 +186,16 @@ def test_a_hand_recorded_by_another_device_meanwhile_is_a_conflict_sent_only_whe
     conflict.locator("button.send-anyway").click()
     page.wait_for_url(re.compile(r"/table/\?saved=2#next$"))
     assert _captured(session) == [15, 20]
+
+
+def test_a_refused_hand_discarded_lets_the_next_one_take_its_place(new_page, live_server):
+    session, (page,) = _offline_table(new_page, live_server)
+    _enter_offline(page, [{**HANDS[0], "captured": 300}, HANDS[0]])
+    page.context.set_offline(False)
+    refused = page.locator("#kept article.hand.kept.refused")
+    expect(refused).to_contain_text("The server says:")
+    page.once("dialog", lambda dialog: dialog.accept())  # "Discard this hand from the phone?"
+    refused.locator("button.discard").click()
+    page.wait_for_url(re.compile(r"/table/\?saved=1#next$"))  # the hand after it became hand 1
+    assert _captured(session) == [15]
+    assert page.js_errors == []
