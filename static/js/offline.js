@@ -431,10 +431,15 @@
 
   /* The entry's number and state say they are provisional while hands wait on the phone. */
   function provisional(count) {
-    var heading = form.closest(".entry") && form.closest(".entry").querySelector(".entry-number");
-    if (heading) {
-      if (!heading.dataset.server) heading.dataset.server = heading.textContent;
-      heading.textContent = count || editing ? handName(editing ? editing.expected : nextNumber()) : heading.dataset.server;
+    /* The heading's own text (its first words; the game's label follows in <small>). */
+    var heading = document.getElementById("entry-title");
+    var words = heading && Array.prototype.filter.call(heading.childNodes, function (node) {
+      return node.nodeType === 3 && node.textContent.trim();
+    })[0];
+    if (words) {
+      if (!heading.dataset.server) heading.dataset.server = words.textContent;
+      words.textContent = count || editing ?
+        " " + handName(editing ? editing.expected : nextNumber()) + " " : heading.dataset.server;
     }
     var entry = form.closest(".entry");
     var line = entry && entry.querySelector(".provisional");
