@@ -42,6 +42,10 @@ LEDGER_MESSAGES: Mapping[str, Any] = {
     "hand.not_found": _("there is no hand {number} in this session"),
     "hand.already_void": _("hand {number} is already void"),
     "hand.unchanged": _("the correction is the same as the current entry"),
+    "hand.moved": _(
+        "another device recorded hand {last} meanwhile: this hand was entered as hand {number}, "
+        "on the state this phone knew then"
+    ),
     "hand.stale": _("hand {number} was changed meanwhile (now revision {current}); reload it and try again"),
     "revision.invalid": _("the revision must be a whole number"),
     "reason.required": _("give a reason"),

@@ -505,13 +505,19 @@ def hand_preview(
     return log_replay(session=session, players=log.players, hands=hands).render(lang)
 
 
-def hand_record(*, session: Session, user: User, hand_input: Any, client_key: str = "") -> HandWrite:
+def hand_record(
+    *, session: Session, user: User, hand_input: Any, client_key: str = "", expected_number: int | None = None
+) -> HandWrite:
     """Append a hand to an open session.
 
     `client_key` (made by the client, at most 64 characters) makes the call
     idempotent: a repeat with the same key and the same input returns the hand
     recorded the first time (`created=False`) and writes nothing; the same key
     with a different input is refused (`client_key.reused`).
+    `expected_number` is the number the client entered the hand as (a phone's
+    queue, entered offline against the state it last knew): a new hand that
+    would get another number is refused (`hand.moved`), checked under the
+    session's lock so two senders cannot both pass it. A repeat is a repeat.
     """
     hand_input = json_clean(hand_input, field="hand")
     client_key = _client_key_clean(client_key)
@@ -528,6 +534,8 @@ def hand_record(*, session: Session, user: User, hand_input: Any, client_key: st
         counts = Hand.objects.filter(session=session).aggregate(count=Count("id"), last=Max("number"))
         _hands_limit(counts["count"] + 1)
         number = (counts["last"] or 0) + 1
+        if expected_number is not None and number != expected_number:
+            raise LedgerError("hand.moved", field="number", number=expected_number, last=number - 1)
         replay = _replay_from(session=session, players=players, before=number, hands=[(number, hand_input)])
         stored = _facts_stored(hand_input, replay.result.hands[-1].facts)
         hand = Hand.objects.create(session=session, number=number, client_key=client_key)

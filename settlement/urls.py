@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import player_views, share_views, stats_views, token_views, views
+from . import offline_views, player_views, share_views, stats_views, token_views, views
 
 session = "clubs/<slug:slug>/sessions/<int:session_id>/"
 hand = session + "hands/<int:number>/"
@@ -32,10 +32,14 @@ urlpatterns = [
     path(session + "table/preview/", views.table_preview, name="table_preview"),
     path(session + "table/close/", views.table_close, name="table_close"),
     path(session + "table/hands/<int:number>/", views.table_fix, name="table_fix"),
+    path(session + "table/sync/", offline_views.table_sync, name="table_sync"),
     path(session + "share/", share_views.share_create, name="share_create"),
     path(session + "share/revoke/", share_views.share_revoke, name="share_revoke"),
     path(session + "share/card/", share_views.share_card, name="share_card"),
     # The read-only table for anyone with the link (no login).
     path("s/<str:token>/", share_views.share_page, name="share"),
     path("s/<str:token>/live/", share_views.share_live, name="share_live"),
+    # The table page offline: its service worker (from the root, to control the table) and the app manifest.
+    path("sw.js", offline_views.service_worker, name="service_worker"),
+    path("manifest.webmanifest", offline_views.manifest, name="web_manifest"),
 ]

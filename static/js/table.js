@@ -205,7 +205,7 @@
         note.setAttribute("role", "status");
         receipt.insertBefore(note, receipt.firstChild);
       }
-      note.textContent = form.dataset.previewFailed;
+      note.textContent = !navigator.onLine && form.dataset.previewOffline ? form.dataset.previewOffline : form.dataset.previewFailed;
       if (summary) summary.innerHTML = "";
     }
     /* The receipt in one sentence for a screen reader (a polite live region): what the hand settled and
@@ -292,6 +292,8 @@
       else window.addEventListener("load", function () { setTimeout(focusFirst, 0); });
     }
 
+    if (window.baifenOffline) window.baifenOffline.attach(form);
+
     /* Record once: a second tap while saving does nothing, and a dropped connection keeps the page
        (and its key) so tapping again records the hand once. */
     var busy = false;
@@ -300,6 +302,12 @@
       if (!submitter || submitter.value !== "record") return;
       event.preventDefault();
       if (busy) return;
+      /* Offline, or with hands already waiting on the phone: keep this one after them (offline.js). */
+      var offline = window.baifenOffline;
+      if (offline && offline.shouldQueue()) {
+        offline.enqueue();
+        return;
+      }
       busy = true;
       submitter.disabled = true;
       var label = submitter.textContent;

@@ -1,0 +1,490 @@
+/* The table page with no connection (and the share page's service worker).
+   - Registers the service worker (/sw.js): the table and share pages, their files and their last state
+     open offline.
+   - Offline, Record keeps the hand on this phone (IndexedDB) with its client key and the number it was
+     entered as; the hand list shows it as waiting, with what the phone can say (the fields entered);
+     the form is ready for the next hand, its state marked provisional.
+   - Back online (or "Send now"), the kept hands go to the server one at a time, in order
+     (table/sync/): each comes back recorded with the server's receipt. A refusal stays on the phone
+     with the server's words and the hands after it wait (edit it or discard it); a hand recorded by
+     another device meanwhile is a conflict, explained, sent only when asked (or discarded).
+     One tab sends at a time (Web Locks), and the client key makes a second sending record nothing.
+   table.js calls window.baifenOffline.attach(form) when it sets the page up, and asks it before Record. */
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  var swUrl = script && script.getAttribute("data-sw");
+  if (swUrl && "serviceWorker" in navigator) {
+    var register = function () {
+      var first = !navigator.serviceWorker.controller;
+      navigator.serviceWorker.register(swUrl).then(function () {
+        return first ? navigator.serviceWorker.ready : null;
+      }).then(function (registration) {
+        /* This page came from the network, not through the worker: ask it to keep a copy. */
+        if (registration && registration.active) registration.active.postMessage({ keep: location.pathname + location.search });
+      }).catch(function () { return null; });
+    };
+    if (document.readyState === "complete") register();
+    else window.addEventListener("load", register);
+  }
+  if (!window.indexedDB || !window.Promise) return;
+
+  var DB_NAME = "baifen-offline", STORE = "hands";
+
+  function openDb() {
+    return new Promise(function (resolve, reject) {
+      var request = indexedDB.open(DB_NAME, 1);
+      request.onupgradeneeded = function () {
+        request.result.createObjectStore(STORE, { keyPath: "key" });
+      };
+      request.onsuccess = function () { resolve(request.result); };
+      request.onerror = function () { reject(request.error); };
+    });
+  }
+
+  /* One transaction; `work(store)` may return an IDBRequest whose result is the answer. */
+  function withStore(mode, work) {
+    return openDb().then(function (db) {
+      return new Promise(function (resolve, reject) {
+        var tx = db.transaction(STORE, mode);
+        var request = work(tx.objectStore(STORE));
+        tx.oncomplete = function () { db.close(); resolve(request ? request.result : undefined); };
+        tx.onerror = tx.onabort = function () { db.close(); reject(tx.error); };
+      });
+    });
+  }
+
+  function all(table) {
+    return withStore("readonly", function (store) { return store.getAll(); }).then(function (items) {
+      return (items || []).filter(function (item) { return item.table === table; })
+        .sort(function (a, b) { return a.seq - b.seq; });
+    });
+  }
+  /* Other tabs of this table hear of every change, and list the kept hands as this one does. */
+  var channel = window.BroadcastChannel ? new BroadcastChannel("baifen-offline") : null;
+  function changed(result) {
+    if (channel && table) channel.postMessage(table);
+    return result;
+  }
+  function save(item) { return withStore("readwrite", function (store) { store.put(item); }).then(changed); }
+  function drop(key) { return withStore("readwrite", function (store) { store["delete"](key); }).then(changed); }
+
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID().replace(/-/g, "");
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
+  }
+
+  function fill(template, values) {
+    return String(template || "").replace(/\{(\w+)\}/g, function (whole, name) {
+      return Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
+    });
+  }
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = text;
+    return node;
+  }
+
+  var form = null, texts = null, table = null, items = [], syncing = null, editing = null, dirty = false;
+  var shown = {}; // keys of recorded hands shown on this page (removed from the phone once shown)
+  var note = "";
+
+  function T(name) { return (texts && texts.getAttribute("data-" + name)) || ""; }
+  function handName(n) { return fill(T("hand"), { n: n }); }
+  function waiting() { return items.filter(function (item) { return item.status !== "recorded"; }); }
+  function csrf() {
+    var input = document.querySelector('input[name="csrfmiddlewaretoken"]');
+    return input ? input.value : "";
+  }
+
+  /* The next number a hand entered now would get: after the page's hand, or after the last one kept. */
+  function nextNumber() {
+    var n = parseInt(form.dataset.number, 10) || 1;
+    items.forEach(function (item) {
+      if (item.status === "recorded" && item.number) n = Math.max(n, item.number + 1);
+      else n = Math.max(n, item.expected + 1);
+    });
+    return n;
+  }
+
+  /* What the phone can say about a hand: each group's legend and what was chosen or typed. */
+  function describe() {
+    var parts = [];
+    form.querySelectorAll("fieldset.group[data-group]").forEach(function (fieldset) {
+      if (fieldset.hidden || fieldset.closest("[hidden]")) return;
+      var legend = fieldset.querySelector("legend");
+      var name = legend ? legend.textContent.replace(/\s+/g, " ").trim() : fieldset.dataset.group;
+      var values = [];
+      fieldset.querySelectorAll("input").forEach(function (input) {
+        if (input.disabled || input.type === "hidden") return;
+        if (input.type === "radio" || input.type === "checkbox") {
+          if (!input.checked || (input.type === "radio" && input.value === "")) return;  /* "no" / none: the default */
+          var label = input.id && form.querySelector('label[for="' + input.id + '"]');
+          var text = label ? (label.innerText || label.textContent).replace(/\s+/g, " ").trim() : "";
+          values.push(text || (input.type === "checkbox" ? "✓" : input.value));
+        } else if (input.value !== "") {
+          values.push(input.value);
+        }
+      });
+      var locked = fieldset.querySelector(".locked strong");
+      if (locked) values.push(locked.textContent.trim());
+      if (values.length) parts.push(name + " " + values.join(", "));
+    });
+    return parts.join(" · ");
+  }
+
+  function fields() {
+    var out = [];
+    new FormData(form).forEach(function (value, name) {
+      if (typeof value !== "string") return;
+      if (name === "action" || name === "csrfmiddlewaretoken" || name === "client_key") return;
+      out.push([name, value]);
+    });
+    return out;
+  }
+
+  function refresh() {
+    if (!table) return Promise.resolve();
+    return all(table).then(function (found) { items = found; render(); }).catch(function () { return null; });
+  }
+
+  /* The form ready for the next hand, under a new key. */
+  function clearForm() {
+    var keyInput = form.querySelector('input[name="client_key"]');
+    form.reset();
+    if (keyInput) keyInput.value = newKey();
+    form.dispatchEvent(new Event("change", { bubbles: true }));
+    dirty = false;
+  }
+
+  function enqueue() {
+    var status = form.querySelector(".submit-status");
+    var entered = { fields: fields(), summary: describe() };
+    var done;
+    if (editing) {
+      var item = editing;
+      editing = null;
+      item.fields = entered.fields;
+      item.summary = entered.summary;
+      item.status = "pending";
+      item.message = "";
+      done = save(item).then(function () { return item; });
+    } else {
+      var kept = {
+        /* A key of its own: a page opened from the cache carries a key that may have been sent already. */
+        key: newKey(),
+        table: table,
+        seq: Date.now() * 1000 + Math.floor(Math.random() * 1000),
+        expected: nextNumber(),
+        fields: entered.fields,
+        summary: entered.summary,
+        status: "pending",
+        message: "",
+        force: false
+      };
+      done = save(kept).then(function () { return kept; });
+    }
+    return done.then(function (item) {
+      clearForm();
+      if (status) status.textContent = fill(T("kept"), { hand: handName(item.expected) });
+      return refresh();
+    }).then(function () {
+      if (navigator.onLine) sync();
+    });
+  }
+
+  function shouldQueue() {
+    return !!texts && (!navigator.onLine || waiting().length > 0 || !!editing);
+  }
+
+  function shiftAfter(item, by) {
+    var later = items.filter(function (other) { return other.seq > item.seq && other.status !== "recorded"; });
+    return Promise.all(later.map(function (other) {
+      other.expected += by;
+      return save(other);
+    }));
+  }
+
+  function loginLost(response) {
+    if (response.status === 401 || response.status === 403) return true;
+    var login = document.body.dataset.login;
+    return response.redirected && !!login && new URL(response.url).pathname === new URL(login, location.href).pathname;
+  }
+
+  /* Send one kept hand: "recorded", "stop" (refused, conflict, login) or "offline". */
+  function send(item) {
+    var body = new FormData();
+    item.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
+    body.append("client_key", item.key);
+    body.append("expected", String(item.expected));
+    if (item.force) body.append("force", "1");
+    body.append("csrfmiddlewaretoken", csrf());
+    return fetch(texts.dataset.sync, {
+      method: "POST", body: body, credentials: "same-origin", headers: { "X-CSRFToken": csrf() }
+    }).then(function (response) {
+      if (loginLost(response)) {
+        item.message = T("login");
+        item.status = "refused";
+        return save(item).then(function () { return "stop"; });
+      }
+      return response.json().then(function (data) {
+        if (data.status === "recorded") {
+          var by = data.number - item.expected;
+          item.status = "recorded";
+          item.number = data.number;
+          item.receipt = { label: data.label, figures: data.figures || [], steps: data.steps || [] };
+          item.message = "";
+          return save(item).then(function () { return by ? shiftAfter(item, by) : null; })
+            .then(function () { return "recorded"; });
+        }
+        item.status = data.moved ? "moved" : "refused";
+        item.message = data.message || T("unexpected");
+        item.force = false;
+        return save(item).then(function () { return "stop"; });
+      }, function () {
+        item.message = T("unexpected");
+        return save(item).then(function () { return "stop"; });
+      });
+    }, function () { return "offline"; });
+  }
+
+  /* Every kept hand of this table, in order, stopping at the first that is not recorded. */
+  function sendAll() {
+    var sent = 0;
+    return all(table).then(function (found) {
+      items = found;
+      var queue = waiting();
+      function next(i) {
+        if (i >= queue.length) return "done";
+        return send(queue[i]).then(function (outcome) {
+          if (outcome !== "recorded") return outcome;
+          sent++;
+          return next(i + 1);
+        });
+      }
+      return next(0);
+    }).then(function (outcome) {
+      return { outcome: outcome, sent: sent };
+    });
+  }
+
+  function sync() {
+    if (!texts || !table) return Promise.resolve(null);
+    if (syncing) return syncing;
+    /* Hands this page lists as waiting: once none waits, the page shows the server's state, even when
+       another tab was the one that sent them. */
+    var listed = waiting().length;
+    var run = function () { return sendAll(); };
+    /* One tab at a time sends this table's hands; the other then finds them recorded. */
+    var locked = navigator.locks && navigator.locks.request ?
+      navigator.locks.request("baifen-sync " + table, run) : run();
+    syncing = locked.then(function (result) {
+      syncing = null;
+      note = result.outcome === "offline" ? T("failed") : "";
+      return refresh().then(function () {
+        if (result.outcome === "done" && (result.sent > 0 || listed > 0)) {
+          if (!dirty && !editing) {
+            /* The server's state now: the page again, at the next hand, saying which hand was recorded last. */
+            var last = Math.max.apply(null, [0].concat(items.map(function (item) { return item.number || 0; })));
+            var target = table + (last > 0 ? "?saved=" + last : "");
+            if (location.pathname + location.search === target) window.location.reload();
+            else window.location.replace(target + "#next");
+          } else {
+            note = T("done");
+            render(true);
+          }
+        }
+        return result;
+      });
+    }, function () {
+      syncing = null;
+      note = T("failed");
+      return refresh();
+    });
+    note = T("sending");
+    render();
+    return syncing;
+  }
+
+  function discard(item) {
+    if (!window.confirm(T("discard-confirm"))) return;
+    var later = items.filter(function (other) { return other.seq > item.seq && other.status !== "recorded"; });
+    if (editing && editing.key === item.key) editing = null;
+    drop(item.key).then(function () {
+      /* The discarded hand never happened: those after it move up one place. */
+      return Promise.all(later.map(function (other) { other.expected -= 1; return save(other); }));
+    }).then(refresh).then(function () {
+      if (navigator.onLine && waiting().length) sync();
+    });
+  }
+
+  function sendAnyway(item) {
+    item.force = true;
+    save(item).then(refresh).then(sync);
+  }
+
+  /* Put a kept hand back into the form: Record saves it in its place (same key, same order). */
+  function edit(item) {
+    form.reset();
+    item.fields.forEach(function (pair) {
+      form.querySelectorAll('[name="' + pair[0] + '"]').forEach(function (input) {
+        if (input.type === "radio") input.checked = input.value === pair[1];
+        else if (input.type === "checkbox") input.checked = true;
+        else if (input.type !== "hidden" || pair[0] !== "client_key") input.value = pair[1];
+      });
+    });
+    editing = item;
+    form.dispatchEvent(new Event("change", { bubbles: true }));
+    render();
+    var entry = document.getElementById("entry");
+    if (entry) entry.scrollIntoView();
+  }
+
+  function button(text, className, onClick) {
+    var b = el("button", className, text);
+    b.type = "button";
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function article(item, blocked) {
+    var recorded = item.status === "recorded";
+    var number = recorded ? item.number : item.expected;
+    var node = el("article", "hand kept " + item.status);
+    node.id = "kept-" + item.key;
+    var head = el("header");
+    head.appendChild(el("span", "n", "#" + number));
+    var badge = recorded ? "recorded" : item.status === "pending" ? "pending" : item.status;
+    head.appendChild(el("span", "badge kept-" + badge, T(badge)));
+    head.appendChild(el("span", "spacer"));
+    node.appendChild(head);
+    if (recorded && item.receipt) {
+      node.appendChild(el("p", "receipt-label", item.receipt.label));
+      if (item.receipt.figures.length) node.appendChild(el("p", "figures", item.receipt.figures.join(" · ")));
+      var steps = el("ol", "steps");
+      item.receipt.steps.forEach(function (step) { steps.appendChild(el("li", null, step)); });
+      if (item.receipt.steps.length) node.appendChild(steps);
+      return node;
+    }
+    node.appendChild(el("p", "phone-says", T("phone-says") + " " + item.summary));
+    if (item.message) {
+      var says = el("p", "server-says neg", T("server-says") + " " + item.message);
+      node.appendChild(says);
+      if (item.status === "moved") node.appendChild(el("p", "hint", T("moved-help")));
+    } else if (blocked) {
+      node.appendChild(el("p", "hint", T("waits")));
+    }
+    var actions = el("p", "kept-actions");
+    if (item.status === "moved") actions.appendChild(button(T("send-anyway"), "secondary send-anyway", function () { sendAnyway(item); }));
+    if (item.status === "refused" || item.status === "moved") actions.appendChild(button(T("edit"), "secondary edit", function () { edit(item); }));
+    actions.appendChild(button(T("discard"), "secondary discard", function () { discard(item); }));
+    node.appendChild(actions);
+    return node;
+  }
+
+  function render(offerReload) {
+    if (!form || !texts) return;
+    var more = document.querySelector(".col-more") || form.closest(".table-page") || document.body;
+    var box = document.getElementById("kept");
+    var queue = waiting();
+    var recorded = items.filter(function (item) { return item.status === "recorded"; });
+    if (!box) {
+      /* In the hand list, above the newest hands the server has. */
+      var recent = document.querySelector("section.recent");
+      box = el("section", "kept-hands");
+      box.id = "kept";
+      box.setAttribute("aria-labelledby", "kept-title");
+      if (recent) recent.parentNode.insertBefore(box, recent);
+      else more.insertBefore(box, more.firstChild);
+    }
+    box.textContent = "";
+    box.hidden = navigator.onLine && !queue.length && !recorded.length && !note;
+    var title = el("h2", null, T("title"));
+    title.id = "kept-title";
+    box.appendChild(title);
+    var status = el("p", "kept-status");
+    status.setAttribute("role", "status");
+    status.textContent = !navigator.onLine ? T("offline") : note;
+    box.appendChild(status);
+    if (queue.length) {
+      var send = button(syncing ? T("sending") : T("send"), "primary send-now", function () { sync(); });
+      send.disabled = !!syncing;
+      box.appendChild(send);
+    }
+    if (offerReload) box.appendChild(button(T("reload"), "secondary reload", function () { window.location.reload(); }));
+    var blocked = false;
+    queue.forEach(function (item) {
+      box.appendChild(article(item, blocked));
+      blocked = true;
+    });
+    if (recorded.length) {
+      var sentTitle = el("h3", null, T("sent-title"));
+      box.appendChild(sentTitle);
+      recorded.forEach(function (item) { box.appendChild(article(item, false)); });
+    }
+    provisional(queue.length);
+  }
+
+  /* The entry's number and state say they are provisional while hands wait on the phone. */
+  function provisional(count) {
+    /* The heading's own text (its first words; the game's label follows in <small>). */
+    var heading = document.getElementById("entry-title");
+    var words = heading && Array.prototype.filter.call(heading.childNodes, function (node) {
+      return node.nodeType === 3 && node.textContent.trim();
+    })[0];
+    if (words) {
+      if (!heading.dataset.server) heading.dataset.server = words.textContent;
+      words.textContent = count || editing ?
+        " " + handName(editing ? editing.expected : nextNumber()) + " " : heading.dataset.server;
+    }
+    var entry = form.closest(".entry");
+    var line = entry && entry.querySelector(".provisional");
+    var text = "";
+    if (editing) text = fill(T("editing"), { hand: handName(editing.expected) });
+    else if (count) text = fill(T("provisional"), { count: count, last: (parseInt(form.dataset.number, 10) || 1) - 1 });
+    if (!text) {
+      if (line) line.remove();
+      return;
+    }
+    if (!line) {
+      line = el("p", "provisional notice");
+      line.setAttribute("role", "note");
+      entry.insertBefore(line, form);
+    }
+    line.textContent = text;
+  }
+
+  function attach(theForm) {
+    form = theForm;
+    texts = document.getElementById("offline-texts");
+    if (!form || !texts) return;
+    table = new URL(form.getAttribute("action"), location.href).pathname;
+    form.dataset.previewOffline = T("preview-offline");
+    form.addEventListener("input", function (event) { if (event.isTrusted) dirty = true; });
+    form.addEventListener("change", function (event) { if (event.isTrusted) dirty = true; });
+    refresh().then(function () {
+      /* Hands recorded from this phone: shown on this page once, then forgotten by the phone. */
+      items.forEach(function (item) {
+        if (item.status === "recorded" && !shown[item.key]) {
+          shown[item.key] = true;
+          drop(item.key);
+        }
+      });
+      if (navigator.onLine && waiting().length) sync();
+    });
+  }
+
+  if (channel) {
+    channel.onmessage = function (event) {
+      if (event.data === table && !syncing) refresh();
+    };
+  }
+  window.addEventListener("online", function () { note = ""; render(); if (waiting().length) sync(); });
+  window.addEventListener("offline", function () { render(); });
+
+  window.baifenOffline = { attach: attach, shouldQueue: shouldQueue, enqueue: enqueue, sync: sync };
+})();

@@ -1,0 +1,201 @@
+"""The table page with no connection: installable, opened from the service worker's cache, hands kept
+on the phone and sent once, in order, when the connection is back.
+
+Figures: rules/baifen.md's 本溪 example, hands 1–3 (A = seats 0+2, B = seats 1+3):
+1. dealer 0, 甲 (seat 0) bids 80, B captures 15: 80 + 15 = 95 ≤ 100, made: A +80, B +15;
+2. dealer 1, 乙 (seat 1) bids 85, A captures 20: 85 + 20 = 105 > 100, broken: B −85, A +20;
+3. dealer 2, 丁 (seat 3) bids 90, A captures 0: made clean, B +200 (90 → 200), A +0.
+Captured 300 is more than the deck's points (100 in a 本溪 deck): the server refuses it, the phone cannot know.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from settlement import services
+from settlement.models import Hand, HandRevision
+from tests.factories import make_club, make_member, make_session
+
+from .conftest import CHROMIUM_ARGS, PHONE, chromium_path
+from .test_table_browser import _table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+expect = pytest.importorskip("playwright.sync_api").expect
+
+HANDS = [
+    {"dealer": 0, "declarer": 0, "bid": 80, "captured": 15},
+    {"dealer": 1, "declarer": 1, "bid": 85, "captured": 20},
+    {"dealer": 2, "declarer": 3, "bid": 90, "captured": 0},
+]
+
+
+def _fill(page, dealer, declarer, bid, captured):
+    """A hand entered with the thumb; offline there is no receipt to wait for."""
+    page.click(f'label[for="dealer-{dealer}"]')
+    page.click(f'label[for="declarer-{declarer}"]')
+    page.click(f'label[for="bid-{bid}"]')
+    page.fill('input[name="captured"]', str(captured))
+
+
+def _controlled(page):
+    """Wait until the service worker controls the page (it claims it once it is active) and keeps a copy."""
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    # wait_for_function takes a promise for a truthy value: ask, and wait, by hand.
+    kept = "() => caches.open('baifen-pages').then(c => c.match(location.origin + location.pathname)).then(r => !!r)"
+    for _ in range(100):
+        if page.evaluate(kept):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the service worker never kept the page")
+
+
+def _offline_table(new_page, live_server, pages=1):
+    club = make_club()
+    owner = make_member(club)
+    session = make_session(club, owner)
+    first = new_page(owner, viewport=PHONE, lang="en")
+    first.goto(_table(live_server, session))
+    _controlled(first)
+    opened = [first]
+    for _ in range(pages - 1):
+        other = first.context.new_page()
+        other.goto(_table(live_server, session))
+        opened.append(other)
+    first.context.set_offline(True)
+    for page in opened:
+        response = page.reload()  # no connection: the service worker answers from its cache
+        assert response is not None and response.from_service_worker
+        expect(page.locator("#kept .kept-status")).to_contain_text("No connection")
+    return session, opened
+
+
+def _enter_offline(page, hands, first_number=1):
+    for i, hand in enumerate(hands):
+        _fill(page, **hand)
+        page.click("button.record")
+        expect(page.locator("#kept article.hand.kept")).to_have_count(i + 1)
+        expect(page.locator(".submit-status")).to_contain_text(f"Hand {first_number + i} is kept on this phone")
+        # The next hand's number and state are the phone's guess, and say so.
+        expect(page.locator("#entry-title")).to_have_text(re.compile(rf"^\s*Hand {first_number + i + 1}\b"))
+        expect(page.locator(".col-entry .provisional")).to_contain_text("Provisional")
+
+
+def _captured(session):
+    return [
+        r.input["captured"]
+        for r in HandRevision.objects.filter(hand__session=session).order_by("hand__number", "number")
+    ]
+
+
+def test_installable_the_manifest_and_service_worker_pass_chromiums_check(browser, live_server, tmp_path):
+    """Chromium says a context of Playwright's own is incognito (not installable there): a profile on disk."""
+    from django.conf import settings
+    from django.test import Client
+
+    club = make_club()
+    owner = make_member(club)
+    session = make_session(club, owner)
+    client = Client()
+    client.force_login(owner)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=chromium_path(), args=CHROMIUM_ARGS, viewport=PHONE
+    )
+    try:
+        context.add_cookies(
+            [
+                {"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url},
+                {"name": settings.LANGUAGE_COOKIE_NAME, "value": "zh-hans", "url": live_server.url},
+            ]
+        )
+        page = context.new_page()
+        page.goto(_table(live_server, session))
+        _controlled(page)
+        cdp = context.new_cdp_session(page)
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["errors"] == []
+        assert '"name": "百分账本"' in manifest["data"]  # in the page's language
+    finally:
+        context.close()
+
+
+def test_three_hands_entered_offline_are_recorded_in_order_with_their_receipts_when_back_online(new_page, live_server):
+    session, (page,) = _offline_table(new_page, live_server)
+    _enter_offline(page, HANDS)
+    expect(page.locator("#kept article.hand.kept.pending .phone-says").nth(1)).to_contain_text("Bid 85")
+    assert Hand.objects.filter(session=session).count() == 0  # nothing reached the server
+
+    page.context.set_offline(False)  # the phone sends them by itself, then shows the server's state
+    page.wait_for_url(re.compile(r"/table/\?saved=3#next$"))
+    assert list(Hand.objects.filter(session=session).order_by("number").values_list("number", flat=True)) == [1, 2, 3]
+    assert _captured(session) == [15, 20, 0]
+    sent = page.locator("#kept article.hand.kept.recorded")
+    expect(sent).to_have_count(3)
+    expect(sent.nth(0)).to_contain_text("bid 80 + captured 15 = 95 ≤ 100: made")
+    expect(sent.nth(1)).to_contain_text("> 100: broken")
+    expect(sent.nth(2)).to_contain_text("+200")
+    expect(page.locator("#entry-title")).to_have_text(re.compile(r"^\s*Hand 4\b"))  # the server's state again
+    assert page.js_errors == []
+
+
+def test_a_refused_hand_stays_on_the_phone_and_the_next_waits_until_it_is_fixed(new_page, live_server):
+    session, (page,) = _offline_table(new_page, live_server)
+    _enter_offline(page, [HANDS[0], {**HANDS[1], "captured": 300}, HANDS[2]])
+
+    page.context.set_offline(False)
+    refused = page.locator("#kept article.hand.kept.refused")
+    expect(refused).to_contain_text("The server says:")
+    expect(page.locator("#kept article.hand.kept.pending")).to_contain_text("Waits for the hand before it")
+    assert Hand.objects.filter(session=session).count() == 1  # hand 1 only: hand 3 waits behind hand 2
+
+    refused.locator("button.edit").click()  # back into the form; Record puts it back in its place
+    expect(page.locator(".col-entry .provisional")).to_contain_text("Editing Hand 2")
+    page.fill('input[name="captured"]', "20")
+    page.click("button.record")
+    page.wait_for_url(re.compile(r"/table/\?saved=3#next$"))
+    assert _captured(session) == [15, 20, 0]
+    assert page.js_errors == []
+
+
+def test_sending_twice_at_once_from_two_tabs_records_each_hand_once(new_page, live_server):
+    session, (page, other) = _offline_table(new_page, live_server, pages=2)
+    page.bring_to_front()  # a tab in the background has its timers slowed down
+    _enter_offline(page, HANDS[:2])
+    page.context.set_offline(False)  # both tabs hear "online" and send; and twice more by hand
+    page.evaluate("() => { window.baifenOffline.sync(); window.baifenOffline.sync(); }")
+    other.evaluate("() => window.baifenOffline.sync()")
+    for tab in (page, other):  # each shows the server's state once its list is empty
+        expect(tab.locator("#entry-title")).to_have_text(re.compile(r"^\s*Hand 3\b"))
+        expect(tab.locator("#kept article.hand.kept.pending")).to_have_count(0)
+    assert _captured(session) == [15, 20]
+    assert Hand.objects.filter(session=session).count() == 2
+
+
+def test_a_hand_recorded_by_another_device_meanwhile_is_a_conflict_sent_only_when_asked(new_page, live_server):
+    session, (page,) = _offline_table(new_page, live_server)
+    _enter_offline(page, HANDS[1:2])
+    services.hand_record(session=session, user=session.created_by, hand_input=HANDS[0])  # another phone
+    page.context.set_offline(False)
+    conflict = page.locator("#kept article.hand.kept.moved")
+    expect(conflict).to_contain_text("another device recorded hand 1 meanwhile: this hand was entered as hand 1")
+    assert Hand.objects.filter(session=session).count() == 1
+    conflict.locator("button.send-anyway").click()
+    page.wait_for_url(re.compile(r"/table/\?saved=2#next$"))
+    assert _captured(session) == [15, 20]
+
+
+def test_a_refused_hand_discarded_lets_the_next_one_take_its_place(new_page, live_server):
+    session, (page,) = _offline_table(new_page, live_server)
+    _enter_offline(page, [{**HANDS[0], "captured": 300}, HANDS[0]])
+    page.context.set_offline(False)
+    refused = page.locator("#kept article.hand.kept.refused")
+    expect(refused).to_contain_text("The server says:")
+    page.once("dialog", lambda dialog: dialog.accept())  # "Discard this hand from the phone?"
+    refused.locator("button.discard").click()
+    page.wait_for_url(re.compile(r"/table/\?saved=1#next$"))  # the hand after it became hand 1
+    assert _captured(session) == [15]
+    assert page.js_errors == []
