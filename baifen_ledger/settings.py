@@ -233,6 +233,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The per-variant hand and session document schemas (settlement/api/schema.py), required request bodies.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "settlement.api.schema.schema_components",
+    ],
 }
 
 # Content-Security-Policy (django-csp 4): no inline script and no inline style anywhere; every script and

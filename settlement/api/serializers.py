@@ -15,8 +15,9 @@ from typing import Any
 from rest_framework import serializers
 
 from settlement.models import Player, Role, Session
-from settlement.rules.base import RedealReason
 from settlement.rules.registry import VARIANTS
+
+from .schema import HandInputField, NullableHandInputField, ResolvedOptionsField
 
 VARIANT_CHOICES = list(VARIANTS)
 # Seats 0 … n − 1 of the largest table any variant allows (升级 with six players: 0–5); the rules
@@ -38,67 +39,10 @@ class ErrorSerializer(serializers.Serializer):
 # --- request bodies (described for the schema; the rules engine checks them) ---
 
 
-class PenaltySerializer(serializers.Serializer):
-    seat = serializers.IntegerField(**SEAT)
-    kind = serializers.ChoiceField(choices=["shuai", "misdeal"])
-
-
-class BottomJokersSerializer(serializers.Serializer):
-    big = serializers.IntegerField(min_value=0, max_value=3, required=False)
-    small = serializers.IntegerField(min_value=0, max_value=3, required=False)
-
-
-class HandInputSerializer(serializers.Serializer):
-    """A hand as entered (`../shared/rules/README.md`, "Hand fields"); which fields a variant uses is its own."""
-
-    dealer = serializers.IntegerField(required=False, help_text="头家: first to bid", **SEAT)
-    declarer = serializers.IntegerField(required=False, help_text="庄家", **SEAT)
-    bid = serializers.IntegerField(required=False, min_value=0, help_text="叫分 / 标分")
-    captured = serializers.IntegerField(
-        required=False, min_value=0, help_text="points won by the capture side, not the bottom"
-    )
-    bottom_points = serializers.IntegerField(required=False, min_value=0)
-    kou_di = serializers.BooleanField(required=False)
-    kou = serializers.ChoiceField(choices=["side", "trump", "joker"], required=False)
-    bottom_multiplier = serializers.IntegerField(required=False, min_value=2)
-    kou_cards = serializers.IntegerField(
-        required=False, min_value=1, help_text="升级, with kou_di: cards each player played to the last trick"
-    )
-    kou_unit = serializers.IntegerField(
-        required=False, min_value=1, help_text="升级, with kou_di: cards in the largest unit of the led play"
-    )
-    jack_kou = serializers.BooleanField(
-        required=False, help_text="升级, with kou_di: the last trick won with a single J (勾J, option jack_back_to_two)"
-    )
-    forced = serializers.BooleanField(required=False)
-    partner = serializers.IntegerField(required=False, allow_null=True, help_text="null: the declarer alone", **SEAT)
-    contract = serializers.ChoiceField(choices=["plain", "bao", "gou"], required=False)
-    surrender = serializers.BooleanField(required=False)
-    bombs = serializers.IntegerField(required=False, min_value=0)
-    penalties = PenaltySerializer(many=True, required=False)
-    no_trump_bottom = serializers.BooleanField(required=False)
-    bottom_jokers = BottomJokersSerializer(required=False)
-    gan_guo = serializers.BooleanField(required=False)
-    tribute = serializers.ChoiceField(choices=["normal", "reversed", "cancelled"], required=False)
-    redeal = serializers.ChoiceField(choices=[str(reason) for reason in RedealReason], required=False)
-
-
-class SessionDocumentSerializer(serializers.Serializer):
-    """A session document: the same JSON that `manage.py settle` reads and the export writes."""
-
-    variant = serializers.ChoiceField(choices=VARIANT_CHOICES)
-    options = serializers.DictField(
-        child=serializers.JSONField(), required=False, help_text="overrides of the variant's defaults"
-    )
-    players = serializers.ListField(
-        child=serializers.RegexField(NOT_BLANK, max_length=60),
-        min_length=3,
-        max_length=MAX_PLAYERS,
-        help_text="names, in seat order",
-    )
-    hands = HandInputSerializer(many=True)
-    date = serializers.DateField(required=False, help_text="the day of the sitting (kept on import)")
-    venue = serializers.CharField(required=False, max_length=100, allow_blank=True)
+# A hand and a session document are typed per variant in `schema.py` (built from the engine's description);
+# the views name these components as their request and response bodies.
+HAND_INPUT = {"$ref": "#/components/schemas/HandInput"}
+SESSION_DOCUMENT = {"$ref": "#/components/schemas/SessionDocument"}
 
 
 REVISION_HELP = (
@@ -108,7 +52,7 @@ REVISION_HELP = (
 
 
 class HandCorrectSerializer(serializers.Serializer):
-    hand = HandInputSerializer(help_text="the corrected hand, whole")
+    hand = HandInputField(help_text="the corrected hand, whole")
     reason = serializers.RegexField(NOT_BLANK, max_length=500, help_text="why (kept in the hand's history)")
     revision = serializers.IntegerField(min_value=1, required=False, help_text=REVISION_HELP)
 
@@ -243,6 +187,14 @@ class HandResultSerializer(serializers.Serializer):
     next_dealer = serializers.IntegerField(allow_null=True)
     levels = serializers.ListField(child=serializers.CharField(), required=False, help_text="level variants only")
     next_declarer = serializers.IntegerField(allow_null=True, required=False, help_text="level variants only")
+    tribute_next = serializers.IntegerField(
+        allow_null=True,
+        required=False,
+        help_text=(
+            "打滚子 only: the tribute cards (进贡) the next scored hand's declarer takes from his 上家 "
+            "(the seat before him); null when none is due (a game's first hand, or the game ended)"
+        ),
+    )
 
 
 class GameResultSerializer(serializers.Serializer):
@@ -274,7 +226,7 @@ class ResultsDocumentSerializer(serializers.Serializer):
     """The results document, as `manage.py settle` prints it (hands numbered as in the ledger)."""
 
     variant = serializers.CharField()
-    options = serializers.DictField(child=serializers.JSONField(), help_text="every option, resolved")
+    options = ResolvedOptionsField(help_text="every option, resolved")
     players = serializers.ListField(child=serializers.CharField())
     unit = serializers.CharField()
     hands = HandResultSerializer(many=True)
@@ -303,7 +255,7 @@ class HandWriteSerializer(serializers.Serializer):
     n = serializers.IntegerField(help_text="the hand's number in the session")
     revision = serializers.IntegerField(help_text="1 = as recorded; later = corrections and voids")
     is_void = serializers.BooleanField()
-    input = serializers.JSONField(allow_null=True, help_text="the hand as entered (null once void)")
+    input = NullableHandInputField(allow_null=True, help_text="the hand as entered (null once void)")
     result = HandResultSerializer(allow_null=True)
     game_end = GameResultSerializer(allow_null=True, help_text="the game this hand finished, if it did")
 
@@ -340,7 +292,7 @@ class RevisionSerializer(serializers.Serializer):
     author = serializers.CharField(source="author.username", help_text="who entered it (username)")
     created = serializers.DateTimeField(source="created_at")
     reason = serializers.CharField(allow_blank=True, help_text="why (empty for the recording)")
-    input = serializers.JSONField(allow_null=True, help_text="the hand as entered (null for a void)")
+    input = NullableHandInputField(allow_null=True, help_text="the hand as entered (null for a void)")
     void = serializers.BooleanField(source="is_void")
 
 

@@ -258,7 +258,7 @@ def club_players(request: Request, slug: str) -> Response:
             description="`true` when the session had been imported already with this key",
         ),
     ],
-    request=s.SessionDocumentSerializer,
+    request={JSON: s.SESSION_DOCUMENT},
     examples=[OpenApiExample("本溪, two hands", value=DOCUMENT_EXAMPLE, request_only=True)],
     responses={201: s.SessionResultsSerializer, **WRITE_ERRORS},
 )
@@ -328,7 +328,7 @@ def session_detail(request: Request, session_id: int) -> Response:
     tags=["sessions"],
     summary="The session document, which imports again to the same results",
     description="Void hands are left out, so hand numbers close up.",
-    responses={200: s.SessionDocumentSerializer, **READ_ERRORS},
+    responses={200: s.SESSION_DOCUMENT, **READ_ERRORS},
 )
 @api_endpoint("GET")
 def session_export(request: Request, session_id: int) -> Response:
@@ -394,7 +394,7 @@ def session_reopen(request: Request, session_id: int) -> Response:
             description="`true` when the hand had been recorded already with this key",
         ),
     ],
-    request=s.HandInputSerializer,
+    request={JSON: s.HAND_INPUT},
     examples=[OpenApiExample("本溪: 85 broken with 20 captured", value=HAND_EXAMPLE, request_only=True)],
     responses={201: s.HandWriteSerializer, **WRITE_ERRORS},
 )
@@ -416,7 +416,7 @@ def hand_record(request: Request, session_id: int) -> Response:
     summary="What the session's results would be with this hand (nothing is written)",
     description="The hand is added after the others, or with `number` replaces that hand (a correction's preview).",
     parameters=[s.PreviewQuerySerializer],
-    request=s.HandInputSerializer,
+    request={JSON: s.HAND_INPUT},
     examples=[OpenApiExample("本溪: 85 broken with 20 captured", value=HAND_EXAMPLE, request_only=True)],
     responses={200: s.ResultsDocumentSerializer, **_errors(400, 401, 404)},
 )
