@@ -185,7 +185,7 @@ def session_close(*, session: Session, user: User) -> Session:
         if session.is_open:
             session.status = Session.Status.CLOSED
             session.closed_at = timezone.now()
-            session.save(update_fields=["status", "closed_at"])
+            session.save(update_fields=["status", "closed_at", "updated_at"])
             SessionEvent.objects.create(
                 session=session, kind=SessionEvent.Kind.CLOSED, user=user, created_at=session.closed_at
             )
@@ -203,7 +203,7 @@ def session_reopen(*, session: Session, user: User) -> Session:
         if not session.is_open:
             session.status = Session.Status.OPEN
             session.closed_at = None
-            session.save(update_fields=["status", "closed_at"])
+            session.save(update_fields=["status", "closed_at", "updated_at"])
             SessionEvent.objects.create(session=session, kind=SessionEvent.Kind.REOPENED, user=user)
     return session
 
@@ -542,6 +542,7 @@ def hand_record(*, session: Session, user: User, hand_input: Any, client_key: st
         derived = _derived_rebuild(
             session=session, players=players, replay=replay, hand_ids={number: hand.pk}, from_number=number
         )
+        _session_touch(session, revision.created_at)
     return HandWrite(hand=hand, revision=revision, created=True, derived=derived.get(number))
 
 
@@ -580,6 +581,7 @@ def hand_correct(
         derived = _derived_rebuild(
             session=session, players=log.players, replay=replay, hand_ids=log.hand_ids, from_number=number
         )
+        _session_touch(session, revision.created_at)
     return HandWrite(hand=entry.hand, revision=revision, created=False, derived=derived.get(number))
 
 
@@ -607,10 +609,17 @@ def hand_void(*, session: Session, user: User, number: int, reason: str, revisio
             hand=entry.hand, number=entry.current.number + 1, input=None, is_void=True, reason=reason, author=user
         )
         _derived_rebuild(session=session, players=log.players, replay=replay, hand_ids=log.hand_ids, from_number=number)
+        _session_touch(session, revision.created_at)
     return HandWrite(hand=entry.hand, revision=revision, created=False)
 
 
 # --- helpers ---
+
+
+def _session_touch(session: Session, when: datetime.datetime) -> None:
+    """The session's `updated_at` is its latest write: a hand's revision does not save the session itself."""
+    Session.objects.filter(pk=session.pk).update(updated_at=when)
+    session.updated_at = when
 
 
 def _revision_check(

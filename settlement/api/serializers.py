@@ -10,6 +10,7 @@ they came, so that the rules engine alone says what is valid (no coercion of
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from rest_framework import serializers
@@ -66,6 +67,9 @@ class HandVoidSerializer(serializers.Serializer):
 
 
 class SessionFilterSerializer(serializers.Serializer):
+    updated_since = serializers.DateTimeField(
+        required=False, help_text="sessions whose `updated` (latest write) is at or after this time (ISO 8601)"
+    )
     date_from = serializers.DateField(required=False, help_text="sessions on or after this day")
     date_to = serializers.DateField(required=False, help_text="sessions on or before this day")
     variant = serializers.ChoiceField(choices=VARIANT_CHOICES, required=False)
@@ -137,6 +141,8 @@ class ClubSerializer(serializers.Serializer):
     slug = serializers.SlugField()
     name = serializers.CharField()
     role = serializers.ChoiceField(choices=Role.choices, help_text="your role in the club")
+    created = serializers.DateTimeField(source="created_at", help_text="when it was made")
+    updated = serializers.DateTimeField(source="updated_at", help_text="its latest change")
 
 
 class PlayerSerializer(serializers.Serializer):
@@ -144,6 +150,8 @@ class PlayerSerializer(serializers.Serializer):
     name = serializers.CharField()
     is_guest = serializers.BooleanField()
     sessions = serializers.IntegerField(help_text="sessions sat in")
+    created = serializers.DateTimeField(source="created_at", help_text="when it was made")
+    updated = serializers.DateTimeField(source="updated_at", help_text="its latest change (name, login, guest or not)")
 
 
 class SeatSummarySerializer(serializers.Serializer):
@@ -152,6 +160,47 @@ class SeatSummarySerializer(serializers.Serializer):
     name = serializers.CharField(source="player.name")
     total = serializers.IntegerField(help_text="hand deltas plus game adjustments, in the session's unit")
     games_won = serializers.IntegerField()
+
+
+SESSION_UPDATED_HELP = "its latest write: a hand recorded, corrected or voided, a close or a reopen"
+LIST_LIMIT = 100  # items per page of a list (at most LIST_LIMIT_MAX)
+LIST_LIMIT_MAX = 500
+
+
+class PageSerializer(serializers.Serializer):
+    """A page of a list: `count` of all that match, links to the next and previous page (null at the ends)."""
+
+    count = serializers.IntegerField(help_text="how many match, on every page")
+    next = serializers.URLField(allow_null=True, help_text="the next page; null on the last")
+    previous = serializers.URLField(allow_null=True, help_text="the previous page; null on the first")
+
+
+def page_of(item: type[serializers.Serializer], name: str) -> type[serializers.Serializer]:
+    """`PageSerializer` with `results` of `item`, as a component `name`."""
+    return type(name, (PageSerializer,), {"results": item(many=True), "__module__": __name__})
+
+
+class PageQuerySerializer(serializers.Serializer):
+    limit = serializers.IntegerField(
+        required=False, default=LIST_LIMIT, min_value=1, max_value=LIST_LIMIT_MAX, help_text="items per page"
+    )
+    offset = serializers.IntegerField(
+        required=False, default=0, min_value=0, max_value=1_000_000, help_text="how many to skip"
+    )
+
+
+class ListQuerySerializer(serializers.Serializer):
+    limit = serializers.IntegerField(
+        required=False, default=LIST_LIMIT, min_value=1, max_value=LIST_LIMIT_MAX, help_text="items per page"
+    )
+    offset = serializers.IntegerField(
+        required=False, default=0, min_value=0, max_value=1_000_000, help_text="how many to skip"
+    )
+    updated_since = serializers.DateTimeField(
+        required=False,
+        help_text="only those whose `updated` is at or after this time (ISO 8601; send the newest `updated` "
+        "you have for an incremental sync)",
+    )
 
 
 class SessionSummarySerializer(serializers.Serializer):
@@ -163,6 +212,8 @@ class SessionSummarySerializer(serializers.Serializer):
     unit = serializers.CharField(source="session.unit")
     hands = serializers.IntegerField(help_text="hands that count (void ones left out)")
     seats = SeatSummarySerializer(many=True)
+    created = serializers.DateTimeField(source="session.created_at", help_text="when it was made")
+    updated = serializers.DateTimeField(source="session.updated_at", help_text=SESSION_UPDATED_HELP)
 
 
 class SessionPageSerializer(serializers.Serializer):
@@ -242,6 +293,8 @@ class SessionResultsSerializer(ResultsDocumentSerializer):
     date = serializers.DateField()
     venue = serializers.CharField(allow_blank=True)
     status = serializers.ChoiceField(choices=Session.Status.choices)
+    created = serializers.DateTimeField(help_text="when it was opened or imported")
+    updated = serializers.DateTimeField(help_text=SESSION_UPDATED_HELP)
     hand_count = serializers.IntegerField(help_text="hands in the log, void ones included (the last hand's number)")
     next = serializers.URLField(
         allow_null=True, help_text="the page of the hands before these (older); null on the last page"
@@ -256,6 +309,8 @@ class HandWriteSerializer(serializers.Serializer):
     revision = serializers.IntegerField(help_text="1 = as recorded; later = corrections and voids")
     is_void = serializers.BooleanField()
     input = NullableHandInputField(allow_null=True, help_text="the hand as entered (null once void)")
+    created = serializers.DateTimeField(help_text="when it was recorded")
+    updated = serializers.DateTimeField(help_text="its latest revision's time")
     result = HandResultSerializer(allow_null=True)
     game_end = GameResultSerializer(allow_null=True, help_text="the game this hand finished, if it did")
 
@@ -281,6 +336,8 @@ class SessionStatusSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="pk")
     status = serializers.ChoiceField(choices=Session.Status.choices)
     closed_at = serializers.DateTimeField(allow_null=True, help_text="when it was closed; null while open")
+    created = serializers.DateTimeField(source="created_at", help_text="when it was made")
+    updated = serializers.DateTimeField(source="updated_at", help_text=SESSION_UPDATED_HELP)
 
 
 class EmptySerializer(serializers.Serializer):
@@ -291,6 +348,9 @@ class RevisionSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="1 = as recorded; later = corrections and voids")
     author = serializers.CharField(source="author.username", help_text="who entered it (username)")
     created = serializers.DateTimeField(source="created_at")
+    updated = serializers.DateTimeField(
+        source="created_at", help_text="the same as `created`: a revision never changes"
+    )
     reason = serializers.CharField(allow_blank=True, help_text="why (empty for the recording)")
     input = NullableHandInputField(allow_null=True, help_text="the hand as entered (null for a void)")
     void = serializers.BooleanField(source="is_void")
@@ -304,6 +364,11 @@ class ApiTokenSerializer(serializers.Serializer):
     expires = serializers.DateTimeField(source="expires_at", allow_null=True, help_text="null: never")
     last_used = serializers.DateTimeField(source="last_used_at", allow_null=True)
     revoked = serializers.DateTimeField(source="revoked_at", allow_null=True)
+    updated = serializers.SerializerMethodField(help_text="when it was revoked, else when it was made")
+
+    def get_updated(self, token: Any) -> datetime.datetime:
+        data = token if isinstance(token, dict) else vars(token)
+        return serializers.DateTimeField().to_representation(data["revoked_at"] or data["created_at"])
 
 
 class ApiTokenMadeSerializer(ApiTokenSerializer):
@@ -313,3 +378,21 @@ class ApiTokenMadeSerializer(ApiTokenSerializer):
 class ApiTokenCreateSerializer(serializers.Serializer):
     name = serializers.RegexField(NOT_BLANK, max_length=60, help_text="what the token is for, e.g. `spreadsheet`")
     expires = serializers.DateTimeField(required=False, allow_null=True, help_text="leave out or null: never")
+
+
+class HandListItemSerializer(serializers.Serializer):
+    """A hand of the log, void ones too: its current revision (no results: `GET sessions/{id}/` has those)."""
+
+    n = serializers.IntegerField(help_text="the hand's number in the session")
+    revision = serializers.IntegerField(help_text="its current revision: 1 = as recorded")
+    is_void = serializers.BooleanField()
+    input = NullableHandInputField(allow_null=True, help_text="the hand as entered (null once void)")
+    created = serializers.DateTimeField(help_text="when it was recorded")
+    updated = serializers.DateTimeField(help_text="its latest revision's time")
+
+
+ClubPageSerializer = page_of(ClubSerializer, "ClubPageSerializer")
+PlayerPageSerializer = page_of(PlayerSerializer, "PlayerPageSerializer")
+RevisionPageSerializer = page_of(RevisionSerializer, "RevisionPageSerializer")
+ApiTokenPageSerializer = page_of(ApiTokenSerializer, "ApiTokenPageSerializer")
+HandPageSerializer = page_of(HandListItemSerializer, "HandPageSerializer")

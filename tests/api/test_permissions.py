@@ -24,6 +24,7 @@ ENDPOINTS = [
     ("standings csv", "get", "/api/v1/clubs/{slug}/standings/?format=csv", None, False, 200),
     ("session", "get", "/api/v1/sessions/{id}/", None, False, 200),
     ("export", "get", "/api/v1/sessions/{id}/export/", None, False, 200),
+    ("hands", "get", "/api/v1/sessions/{id}/hands/", None, False, 200),
     ("hand", "post", "/api/v1/sessions/{id}/hands/", BENXI_EXAMPLE[2], True, 201),
     ("preview", "post", "/api/v1/sessions/{id}/hands/preview/", BENXI_EXAMPLE[2], False, 200),
     (
