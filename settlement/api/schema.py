@@ -81,8 +81,9 @@ def _entries(variant: Variant) -> list[Any]:
     return found
 
 
-def _field_schema(name: str, fields: list[EntryField], players: int) -> dict[str, Any]:
-    """One hand field's JSON schema from the engine's entry fields (the widest over the entries)."""
+def _field_schema(name: str, fields: list[EntryField], players: int, owner: str) -> dict[str, Any]:
+    """One hand field's JSON schema from the engine's entry fields (the widest over the entries); an object
+    inside it is the component `<owner><Object>` (`_nested_schemas`)."""
     kind = fields[0].kind
     first = fields[0]
     helps = {f.help.strip() for f in fields if f.help.strip()}
@@ -111,29 +112,44 @@ def _field_schema(name: str, fields: list[EntryField], players: int) -> dict[str
         # 红星五's shapes set the multiplier: a power of two, or (kou_multiplier "times") an even number.
         schema = {"type": "integer", "minimum": 2, "multipleOf": 2}
     elif kind is FieldKind.JOKERS:
-        count = {"type": "integer", "minimum": first.minimum or 0, "maximum": first.maximum}
-        schema = {
-            "type": "object",
-            "properties": {c.value: count for c in first.choices},
-            "additionalProperties": False,
-        }
+        schema = {"allOf": [{"$ref": f"{REF}{owner}BottomJokers"}]}
     elif kind is FieldKind.PENALTIES:
-        kinds = sorted({c.value for f in fields for c in f.choices})
-        schema = {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {"seat": seat, "kind": {"type": "string", "enum": kinds}},
-                "required": ["seat", "kind"],
-                "additionalProperties": False,
-            },
-        }
+        schema = {"type": "array", "items": {"$ref": f"{REF}{owner}Penalty"}}
     else:  # pragma: no cover - a new kind must be described here
         raise AssertionError(f"no schema for {kind}")
     defaults = {repr(f.default) for f in fields}
-    if len(defaults) == 1 and first.default not in (None, "") and not first.required:
+    # (No default on an object: generators cannot build one; absent bottom_jokers are 0 and 0.)
+    if len(defaults) == 1 and first.default not in (None, "") and not first.required and kind is not FieldKind.JOKERS:
         schema["default"] = first.default
     return {**schema, "description": described}
+
+
+def _nested_schemas(variant: Variant, by_name: dict[str, list[EntryField]], owner: str) -> dict[str, Any]:
+    """The objects inside a variant's hand, as components of their own (generators name them so)."""
+    found: dict[str, Any] = {}
+    players = max(variant.player_counts)
+    if "bottom_jokers" in by_name:
+        first = by_name["bottom_jokers"][0]
+        count = {"type": "integer", "minimum": first.minimum or 0, "maximum": first.maximum}
+        found[f"{owner}BottomJokers"] = {
+            "type": "object",
+            "properties": {c.value: count for c in first.choices},
+            "additionalProperties": False,
+            "description": "jokers in the final bottom (either key may be left out: 0)",
+        }
+    if "penalties" in by_name:
+        kinds = sorted({c.value for f in by_name["penalties"] for c in f.choices})
+        found[f"{owner}Penalty"] = {
+            "type": "object",
+            "properties": {
+                "seat": {"type": "integer", "minimum": 0, "maximum": players - 1},
+                "kind": {"type": "string", "enum": kinds},
+            },
+            "required": ["seat", "kind"],
+            "additionalProperties": False,
+            "description": "a failed throw (shuai) or an overdrawn deal (misdeal) by the seat",
+        }
+    return found
 
 
 def _redeal_schema(variant: Variant) -> dict[str, Any]:
@@ -143,8 +159,10 @@ def _redeal_schema(variant: Variant) -> dict[str, Any]:
     return {"type": "string", "enum": sorted(reasons), "description": "the hand was thrown in and redealt: why"}
 
 
-def hand_schema(variant: Variant) -> dict[str, Any]:
-    """`oneOf` a scored hand and a redeal hand of `variant`."""
+def hand_schemas(variant: Variant) -> dict[str, dict[str, Any]]:
+    """`HandInput<Variant>`: `oneOf` a scored hand and a redeal hand of `variant`, each a component, and the
+    objects inside them."""
+    owner = "HandInput" + variant_name(variant.key)
     entries = _entries(variant)
     players = max(variant.player_counts)
     by_name: dict[str, list[EntryField]] = {}
@@ -152,13 +170,13 @@ def hand_schema(variant: Variant) -> dict[str, Any]:
         for field in spec.fields:
             by_name.setdefault(field.name, []).append(field)
     names = [name for name in PLAY_ORDER if name in by_name]
-    properties = {name: _field_schema(name, by_name[name], players) for name in names}
+    properties = {name: _field_schema(name, by_name[name], players, owner) for name in names}
     required = [name for name in names if all((f := spec.field(name)) and f.required for spec in entries)]
     if "surrender" in properties and "captured" in required:
         required.remove("captured")  # 标分: a surrender has no captured points (rules/README.md, `captured`)
     scored = {
         "type": "object",
-        "title": f"{variant.key}: a scored hand",
+        "description": f"A scored hand of a {variant.key} session.",
         "properties": properties,
         "required": required,
         "additionalProperties": False,
@@ -168,12 +186,20 @@ def hand_schema(variant: Variant) -> dict[str, Any]:
     redeal_props["redeal"] = _redeal_schema(variant)
     redeal = {
         "type": "object",
-        "title": f"{variant.key}: a redeal",
+        "description": f"A redeal (a hand thrown in) of a {variant.key} session.",
         "properties": redeal_props,
         "required": ["redeal"],
         "additionalProperties": False,
     }
-    return {"oneOf": [scored, redeal], "description": f"A hand of a {variant.key} session."}
+    return {
+        owner: {
+            "oneOf": [{"$ref": f"{REF}{owner}Scored"}, {"$ref": f"{REF}{owner}Redeal"}],
+            "description": f"A hand of a {variant.key} session: scored, or a redeal.",
+        },
+        f"{owner}Scored": scored,
+        f"{owner}Redeal": redeal,
+        **_nested_schemas(variant, by_name, owner),
+    }
 
 
 def _option_value_schema(option: OptionSpec) -> dict[str, Any]:
@@ -237,7 +263,7 @@ def document_schema(variant: Variant) -> dict[str, Any]:
     name = variant_name(variant.key)
     return {
         "type": "object",
-        "title": f"a {variant.key} session",
+        "description": f"A {variant.key} session document.",
         "properties": {
             "variant": {"type": "string", "enum": [variant.key]},
             "options": {"$ref": f"{REF}Options{name}"},
@@ -263,7 +289,7 @@ def components() -> dict[str, dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     for key, variant in VARIANTS.items():
         name = variant_name(key)
-        found[f"HandInput{name}"] = hand_schema(variant)
+        found.update(hand_schemas(variant))
         found[f"Options{name}"] = options_schema(variant, resolved=False)
         found[f"ResolvedOptions{name}"] = options_schema(variant, resolved=True)
         found[f"SessionDocument{name}"] = document_schema(variant)

@@ -91,8 +91,8 @@ def test_the_hand_schema_takes_every_variants_fields_and_the_seats_of_six_player
         ]
         assert set(scored["properties"]) | set(redeal["properties"]) == set(variant.hand_fields), key
     # 升级 with six players (shengji.md): seats 0–5.
-    hand = schemas["HandInputShengji"]["oneOf"][0]["properties"]
-    for seat in (hand["declarer"], hand["penalties"]["items"]["properties"]["seat"]):
+    hand = schemas["HandInputShengjiScored"]["properties"]
+    for seat in (hand["declarer"], schemas["HandInputShengjiPenalty"]["properties"]["seat"]):
         assert (seat["minimum"], seat["maximum"]) == (0, 5)
     assert hand["kou_cards"]["minimum"] == hand["kou_unit"]["minimum"] == 1
     assert hand["jack_kou"]["type"] == "boolean"

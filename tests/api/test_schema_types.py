@@ -72,7 +72,7 @@ REQUIRED = {
 
 @pytest.mark.parametrize("key", list(VARIANTS))
 def test_each_variants_scored_hand_requires_its_fields_and_a_redeal_only_its_reason(key):
-    scored, redeal = components()[f"HandInput{variant_name(key)}"]["oneOf"]
+    scored, redeal = (components()[f"HandInput{variant_name(key)}{kind}"] for kind in ("Scored", "Redeal"))
     assert sorted(scored["required"]) == sorted(REQUIRED[key])
     assert redeal["required"] == ["redeal"]
     assert "redeal" not in scored["properties"]
