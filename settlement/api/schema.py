@@ -15,9 +15,11 @@ added by `schema_components` (a drf-spectacular post-processing hook); fields re
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -40,7 +42,16 @@ from settlement.rules.options import OptionKind, options_resolve
 from settlement.rules.registry import VARIANTS
 
 REF = "#/components/schemas/"
+# Worked sessions of ../shared/golden (the rules files' examples), copied into the project: the schema's examples.
+GOLDEN_EXAMPLES = Path(__file__).with_name("golden_examples.json")
 NOT_BLANK = r"\S"
+
+
+@cache
+def golden_documents() -> dict[str, dict[str, Any]]:
+    """name → {"source": where it was worked, "document": the session document}."""
+    documents: dict[str, dict[str, Any]] = json.loads(GOLDEN_EXAMPLES.read_text(encoding="utf-8"))
+    return documents
 
 
 def variant_name(key: str) -> str:
@@ -323,10 +334,32 @@ def schema_components(result: dict[str, Any], generator: Any, request: Any, publ
             body = operation.get("requestBody")
             if body is not None and operation.get("operationId") not in BODY_OPTIONAL:
                 body["required"] = True
+            _statuses_complete(operation)
     return result
 
 
 BODY_OPTIONAL = frozenset({"session_close", "session_reopen"})
+ERROR_REF = {"$ref": f"{REF}Error"}
+# Statuses any call can get besides its own, each in the one error shape.
+EVERY_CALL = {
+    "406": "the `Accept` header asks for a format this address does not give",
+    "429": "too many requests: wait `Retry-After` seconds",
+}
+WITH_BODY = {
+    "413": "the body is larger than the server takes (`BAIFEN_MAX_BODY_BYTES`, 5 MB by default)",
+    "415": "the body is not JSON (`Content-Type: application/json`)",
+}
+
+
+def _statuses_complete(operation: dict[str, Any]) -> None:
+    """Every status a client can get, with the error shape; no response without a description."""
+    responses = operation.setdefault("responses", {})
+    extra = {**EVERY_CALL, **(WITH_BODY if "requestBody" in operation else {})}
+    for code, described in extra.items():
+        responses.setdefault(code, {"description": described, "content": {"application/json": {"schema": ERROR_REF}}})
+    for code, response in responses.items():
+        if not response.get("description"):
+            response["description"] = operation.get("summary", "") if code.startswith("2") else code
 
 
 @extend_schema_field({"$ref": f"{REF}HandInput"})

@@ -42,6 +42,7 @@ from .authentication import ApiTokenAuthentication
 from .errors import NotAnObject, error_body
 from .parsers import JSONWithoutNulParser, nul_refuse
 from .renderers import FormatNegotiation, StandingsCSVRenderer
+from .schema import golden_documents
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 JSON = "application/json"
@@ -86,16 +87,22 @@ def _errors(*codes: int, media_type: str | None = None) -> dict[Any, Any]:
 READ_ERRORS = _errors(401, 404)
 WRITE_ERRORS = _errors(400, 401, 403, 404, 409)
 
-# Request examples (Swagger UI offers them; schemathesis sends them first).
-HAND_EXAMPLE = {"declarer": 1, "bid": 85, "captured": 20}
-DOCUMENT_EXAMPLE = {
-    "variant": "baifen.benxi",
-    "options": {"target": 205},
-    "players": ["甲", "乙", "丙", "丁"],
-    "hands": [{"dealer": 0, "declarer": 0, "bid": 80, "captured": 15}, {"dealer": 1, **HAND_EXAMPLE}],
-    "date": "2026-11-30",
-    "venue": "一号桌",
-}
+# Request examples (Swagger UI offers them; schemathesis sends them first), from the golden sessions.
+GOLDEN = golden_documents()
+DOCUMENT_EXAMPLES = [
+    OpenApiExample(name, value=golden["document"], request_only=True, description=golden["source"])
+    for name, golden in GOLDEN.items()
+]
+HAND_EXAMPLE = GOLDEN["baifen-benxi-example"]["document"]["hands"][1]
+HAND_EXAMPLES = [
+    OpenApiExample(
+        f"{golden['document']['variant']}: hand 2 of {name}",
+        value=golden["document"]["hands"][1],
+        request_only=True,
+        description=golden["source"],
+    )
+    for name, golden in GOLDEN.items()
+]
 
 
 def _idempotency_key(request: Request) -> str:
@@ -288,7 +295,7 @@ def club_players(request: Request, slug: str) -> Response:
         ),
     ],
     request={JSON: s.SESSION_DOCUMENT},
-    examples=[OpenApiExample("本溪, two hands", value=DOCUMENT_EXAMPLE, request_only=True)],
+    examples=DOCUMENT_EXAMPLES,
     responses={201: s.SessionResultsSerializer, **WRITE_ERRORS},
 )
 @etag_conditional
@@ -430,7 +437,7 @@ def session_reopen(request: Request, session_id: int) -> Response:
         ),
     ],
     request={JSON: s.HAND_INPUT},
-    examples=[OpenApiExample("本溪: 85 broken with 20 captured", value=HAND_EXAMPLE, request_only=True)],
+    examples=HAND_EXAMPLES,
     responses={201: s.HandWriteSerializer, **WRITE_ERRORS},
 )
 @etag_conditional
@@ -461,7 +468,7 @@ def hand_record(request: Request, session_id: int) -> Response:
     description="The hand is added after the others, or with `number` replaces that hand (a correction's preview).",
     parameters=[s.PreviewQuerySerializer],
     request={JSON: s.HAND_INPUT},
-    examples=[OpenApiExample("本溪: 85 broken with 20 captured", value=HAND_EXAMPLE, request_only=True)],
+    examples=HAND_EXAMPLES,
     responses={200: s.ResultsDocumentSerializer, **_errors(400, 401, 404)},
 )
 @api_endpoint("POST")
@@ -479,8 +486,8 @@ def hand_preview(request: Request, session_id: int) -> Response:
     request=s.HandCorrectSerializer,
     examples=[
         OpenApiExample(
-            "captured 25, not 20",
-            value={"hand": {**HAND_EXAMPLE, "captured": 25}, "reason": "captured 25, not 20"},
+            "captured 5 more",
+            value={"hand": {**HAND_EXAMPLE, "captured": HAND_EXAMPLE["captured"] + 5}, "reason": "5 more captured"},
             request_only=True,
         )
     ],

@@ -136,3 +136,44 @@ def test_request_bodies_that_carry_data_are_required(served):
 def test_tribute_next_is_in_the_hand_results(served):
     hand = served["components"]["schemas"]["HandResult"]["properties"]
     assert hand["tribute_next"]["nullable"] is True and "打滚子" in hand["tribute_next"]["description"]
+
+
+def _operations(served):
+    for path, item in served["paths"].items():
+        for method, op in item.items():
+            yield f"{method.upper()} {path}", op
+
+
+def test_every_response_is_described_and_every_error_status_has_the_error_shape(served):
+    error = {"$ref": "#/components/schemas/Error"}
+    for name, op in _operations(served):
+        expected = {"401", "406", "429"} | ({"413", "415"} if "requestBody" in op else set())
+        assert expected <= set(op["responses"]), name
+        for code, response in op["responses"].items():
+            assert response["description"].strip(), (name, code)
+            if code.startswith(("4", "5")):
+                assert response["content"]["application/json"]["schema"] == error, (name, code)
+
+
+def test_every_tag_is_described(served):
+    used = {tag for _, op in _operations(served) for tag in op["tags"]}
+    described = {tag["name"]: tag["description"] for tag in served["tags"]}
+    assert used == set(described) and all(described.values())
+
+
+def test_the_examples_are_the_golden_sessions_and_valid_under_the_schema(served):
+    shared = ROOT.parent / "shared"
+    post = served["paths"]["/api/v1/clubs/{slug}/sessions/"]["post"]
+    examples = post["requestBody"]["content"]["application/json"]["examples"]
+    assert len(examples) >= 6
+    for example in examples.values():
+        document = example["value"]
+        assert is_valid(served, "SessionDocument", document), example["summary"]
+        # The copy in the project is the golden file's input as it is (when ../shared is beside the project).
+        golden = next(shared.glob(f"golden*/{example['summary']}.json"), None)
+        if golden is not None:
+            assert json.loads(golden.read_text(encoding="utf-8"))["input"] == document
+    hands = served["paths"]["/api/v1/sessions/{session_id}/hands/"]["post"]
+    for example in hands["requestBody"]["content"]["application/json"]["examples"].values():
+        variant = example["summary"].split(":")[0]
+        assert is_valid(served, f"HandInput{variant_name(variant)}", example["value"]), example["summary"]
