@@ -40,11 +40,20 @@ from settlement.rules.entry import (
 )
 from settlement.rules.options import OptionKind, options_resolve
 from settlement.rules.registry import VARIANTS
+from settlement.values import INVISIBLE
 
 REF = "#/components/schemas/"
 # Worked sessions of ../shared/golden (the rules files' examples), copied into the project: the schema's examples.
 GOLDEN_EXAMPLES = Path(__file__).with_name("golden_examples.json")
-NOT_BLANK = r"\S"
+# What the services take as text (settlement/values.py): no control character anywhere; a reason has
+# something besides spaces, a name something besides spaces, zero-width and bidi characters. (Lone
+# surrogates, refused too, are left out of the patterns: an ECMA regex without the `u` flag would read an
+# emoji's surrogate pair as two of them, and generators cannot draw them.)
+_BAD = r"\x00-\x1f\x7f-\x9f"
+_INVISIBLE = "".join(f"\\u{ord(c):04x}" for c in sorted(INVISIBLE))
+CLEAN_TEXT = rf"^[^{_BAD}]*$"
+REASON_TEXT = rf"^[^{_BAD}]*[^\s{_BAD}][^{_BAD}]*$"
+NAME_TEXT = rf"^[^{_BAD}]*[^\s{_BAD}{_INVISIBLE}][^{_BAD}]*$"
 
 
 @cache
@@ -280,14 +289,15 @@ def document_schema(variant: Variant) -> dict[str, Any]:
             "options": {"$ref": f"{REF}Options{name}"},
             "players": {
                 "type": "array",
-                "items": {"type": "string", "pattern": NOT_BLANK, "maxLength": 60},
+                "items": {"type": "string", "pattern": NAME_TEXT, "maxLength": 60},
+                "uniqueItems": True,
                 "minItems": min(variant.player_counts),
                 "maxItems": max(variant.player_counts),
                 "description": "names, in seat order",
             },
             "hands": {"type": "array", "items": {"$ref": f"{REF}HandInput{name}"}},
             "date": {"type": "string", "format": "date", "description": "the day of the sitting (kept on import)"},
-            "venue": {"type": "string", "maxLength": 100},
+            "venue": {"type": "string", "maxLength": 100, "pattern": CLEAN_TEXT},
         },
         "required": ["variant", "players", "hands"],
         "additionalProperties": False,
@@ -328,6 +338,9 @@ def schema_components(result: dict[str, Any], generator: Any, request: Any, publ
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     for name, schema in components().items():
         schemas.setdefault(name, schema)
+    # The server refuses a body field it does not take (`field.unknown`): so does the schema.
+    for name in STRICT_BODIES:
+        schemas[name]["additionalProperties"] = False
     # A body is required wherever the call takes one (close and reopen take none, or an empty object).
     for item in result.get("paths", {}).values():
         for operation in item.values():
@@ -339,6 +352,7 @@ def schema_components(result: dict[str, Any], generator: Any, request: Any, publ
 
 
 BODY_OPTIONAL = frozenset({"session_close", "session_reopen"})
+STRICT_BODIES = ("HandCorrect", "HandVoid", "ApiTokenCreate")
 ERROR_REF = {"$ref": f"{REF}Error"}
 # Statuses any call can get besides its own, each in the one error shape.
 EVERY_CALL = {

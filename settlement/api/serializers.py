@@ -18,14 +18,13 @@ from rest_framework import serializers
 from settlement.models import Player, Role, Session
 from settlement.rules.registry import VARIANTS
 
-from .schema import HandInputField, NullableHandInputField, ResolvedOptionsField
+from .schema import NAME_TEXT, REASON_TEXT, HandInputField, NullableHandInputField, ResolvedOptionsField
 
 VARIANT_CHOICES = list(VARIANTS)
 # Seats 0 … n − 1 of the largest table any variant allows (升级 with six players: 0–5); the rules
 # refuse a seat beyond the session's own players (`seat.invalid`).
 MAX_PLAYERS = max(max(variant.player_counts) for variant in VARIANTS.values())
 SEAT = {"min_value": 0, "max_value": MAX_PLAYERS - 1}
-NOT_BLANK = r"\S"  # text with something in it besides spaces
 
 # --- errors ---
 
@@ -54,12 +53,12 @@ REVISION_HELP = (
 
 class HandCorrectSerializer(serializers.Serializer):
     hand = HandInputField(help_text="the corrected hand, whole")
-    reason = serializers.RegexField(NOT_BLANK, max_length=500, help_text="why (kept in the hand's history)")
+    reason = serializers.RegexField(REASON_TEXT, max_length=500, help_text="why (kept in the hand's history)")
     revision = serializers.IntegerField(min_value=1, required=False, help_text=REVISION_HELP)
 
 
 class HandVoidSerializer(serializers.Serializer):
-    reason = serializers.RegexField(NOT_BLANK, max_length=500, help_text="why (kept in the hand's history)")
+    reason = serializers.RegexField(REASON_TEXT, max_length=500, help_text="why (kept in the hand's history)")
     revision = serializers.IntegerField(min_value=1, required=False, help_text=REVISION_HELP)
 
 
@@ -376,7 +375,7 @@ class ApiTokenMadeSerializer(ApiTokenSerializer):
 
 
 class ApiTokenCreateSerializer(serializers.Serializer):
-    name = serializers.RegexField(NOT_BLANK, max_length=60, help_text="what the token is for, e.g. `spreadsheet`")
+    name = serializers.RegexField(NAME_TEXT, max_length=60, help_text="what the token is for, e.g. `spreadsheet`")
     expires = serializers.DateTimeField(required=False, allow_null=True, help_text="leave out or null: never")
 
 
