@@ -36,8 +36,9 @@ serve: $(STAMP) $(MO)
 	$(PY) manage.py collectstatic --noinput -v0
 	exec $(VENV)/bin/gunicorn --config gunicorn.conf.py
 
+# Two workers (pytest-xdist): the browser tests wait on Chromium, so a second process keeps both cores busy.
 test: $(STAMP) $(MO)
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2
 
 golden: $(STAMP)
 	$(PY) ../shared/tools/check_golden.py --python $(PY)

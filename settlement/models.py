@@ -113,6 +113,11 @@ class Player(models.Model):
     is_guest = models.BooleanField(_("guest"), default=False)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     updated_at = models.DateTimeField(_("updated"), auto_now=True, db_index=True)
+    # Merged into another record of the same person (`services_players.player_merge`): hidden from lists and
+    # pickers, its page redirects to the survivor; its results were moved there.
+    merged_into = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("merged into")
+    )
 
     class Meta:
         verbose_name = _("player")
@@ -443,3 +448,72 @@ class ApiToken(models.Model):
     def is_active(self, now: datetime.datetime | None = None) -> bool:
         now = now or timezone.now()
         return self.revoked_at is None and (self.expires_at is None or self.expires_at > now)
+
+
+class PlayerEvent(AppendOnly):
+    """A player renamed or merged into another record: who did it, when and why. The audit trail, never changed."""
+
+    class Kind(models.TextChoices):
+        RENAMED = "renamed", _("renamed")
+        MERGED = "merged", _("merged")
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+", verbose_name=_("club"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="events", verbose_name=_("player"))
+    kind = models.CharField(_("what"), max_length=10, choices=Kind.choices)
+    old_name = models.CharField(_("old name"), max_length=60)
+    new_name = models.CharField(_("new name"), max_length=60, blank=True)
+    into = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="absorbed_events", verbose_name=_("into")
+    )
+    reason = models.TextField(_("reason"), blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("by"))
+    created_at = models.DateTimeField(_("when"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("player event")
+        verbose_name_plural = _("player events")
+        ordering = ("created_at", "id")
+        constraints = (
+            models.CheckConstraint(condition=Q(kind__in=["renamed", "merged"]), name="player_event_kind_valid"),
+            models.CheckConstraint(
+                condition=Q(kind="renamed", into__isnull=True) | Q(kind="merged", into__isnull=False),
+                name="player_event_into_iff_merged",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.kind}"
+
+
+class RatingRow(models.Model):
+    """Derived: a player's skill rating in a game family after one outcome (a finished game or a closed session).
+
+    Rebuilt by `ratings.py` from the stored `GameRow` rows, in the same transaction as every write. `order`
+    numbers the club's outcomes of the family (1, 2, …, by session date, session id, game); `game` is the game of
+    a fixed-partner family's outcome, 0 for a session's ranking. mu and sigma are floats: openskill computes in
+    floats, and a double round-trips exactly through SQLite and PostgreSQL, so a rebuild that resumes from stored
+    rows gives the very figures a rebuild from the start gives. `ordinal` is mu − 3σ, the conservative rating shown.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    family = models.CharField(_("game family"), max_length=40)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="rating_rows")
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="+")
+    game = models.PositiveSmallIntegerField(_("game"))
+    order = models.PositiveIntegerField(_("order"))
+    rank = models.PositiveSmallIntegerField(_("rank"))
+    mu = models.FloatField("mu")
+    sigma = models.FloatField("sigma")
+    ordinal = models.FloatField(_("rating"))
+
+    class Meta:
+        verbose_name = _("rating row")
+        verbose_name_plural = _("rating rows")
+        ordering = ("club", "family", "order", "player")
+        indexes = (
+            models.Index(fields=["club", "family", "order"], name="rating_club_family_order"),
+            models.Index(fields=["player", "family", "order"], name="rating_player_family_order"),
+        )
+        constraints = (
+            models.UniqueConstraint(fields=["club", "family", "order", "player"], name="rating_one_per_outcome_player"),
+        )

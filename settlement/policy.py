@@ -8,7 +8,7 @@ session's state matters, the session:
 - read a club: any member;
 - write (open or import a session, record a hand, close a session): owners and scorekeepers;
 - record a hand: a writer, while the session is open;
-- reopen a closed session, manage the club: owners;
+- reopen a closed session, manage the club (rename and merge players too): owners;
 - correct or void a hand: owners and scorekeepers while the session is open, only owners once it is closed.
 """
 
@@ -99,6 +99,10 @@ def require_write(*, user: User, club_id: int) -> str:
 
 def require_reopen(*, user: User, club_id: int) -> str:
     return _require(user_role(user=user, club_id=club_id), may_reopen, "owner")
+
+
+def require_manage(*, user: User, club_id: int) -> str:
+    return _require(user_role(user=user, club_id=club_id), may_manage, "owner")
 
 
 def require_revise(*, user: User, session: Session) -> str:

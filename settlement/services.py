@@ -59,6 +59,7 @@ from .models import (
     SessionSeat,
     SettlementRow,
 )
+from .ratings import ratings_rebuild
 from .rules.base import HandInput, RulesError
 from .rules.document import document_parse, hand_parse
 from .rules.options import options_dump, options_resolve
@@ -189,6 +190,7 @@ def session_close(*, session: Session, user: User) -> Session:
             SessionEvent.objects.create(
                 session=session, kind=SessionEvent.Kind.CLOSED, user=user, created_at=session.closed_at
             )
+            ratings_rebuild(session=session)  # a friend-card session counts once closed
     return session
 
 
@@ -205,6 +207,7 @@ def session_reopen(*, session: Session, user: User) -> Session:
             session.closed_at = None
             session.save(update_fields=["status", "closed_at", "updated_at"])
             SessionEvent.objects.create(session=session, kind=SessionEvent.Kind.REOPENED, user=user)
+            ratings_rebuild(session=session)
     return session
 
 
@@ -540,7 +543,12 @@ def hand_record(*, session: Session, user: User, hand_input: Any, client_key: st
         hand = Hand.objects.create(session=session, number=number, client_key=client_key)
         revision = HandRevision.objects.create(hand=hand, number=1, input=stored, author=user)
         derived = _derived_rebuild(
-            session=session, players=players, replay=replay, hand_ids={number: hand.pk}, from_number=number
+            session=session,
+            players=players,
+            replay=replay,
+            hand_ids={number: hand.pk},
+            from_number=number,
+            appended=True,
         )
         _session_touch(session, revision.created_at)
     return HandWrite(hand=hand, revision=revision, created=True, derived=derived.get(number))
@@ -717,6 +725,7 @@ def _derived_rebuild(
     replay: LogReplay,
     hand_ids: Mapping[int, int],
     from_number: int,
+    appended: bool = False,
 ) -> dict[int, HandState]:
     """Replace the derived rows from hand `from_number` on with the replay's (earlier ones cannot have changed).
 
@@ -731,6 +740,10 @@ def _derived_rebuild(
     GameRow.objects.bulk_create(derived.game_rows)
     HandState.objects.filter(session=session, number__gte=from_number).delete()
     HandState.objects.bulk_create(derived.hand_states)
+    # The ratings (ratings.py) follow finished games and closed sessions. A hand appended to an open session
+    # replaces only the rows of the game in progress, unfinished: unless it finishes that game, no rating moves.
+    if not appended or any(row.finished for row in derived.game_rows):
+        ratings_rebuild(session=session)
     return {row.number: row for row in derived.hand_states}
 
 
@@ -773,10 +786,18 @@ def _players_resolve(*, club: Club, players: Sequence[Player | str]) -> list[Pla
             names.append(player)  # type: ignore[arg-type] # checked by _names_clean
     names = _names_clean(names, given=[isinstance(player, Player) for player in players])
     club_players = list(Player.objects.filter(club=club))
-    exact = {player.name: player for player in club_players}
+    by_id = {player.pk: player for player in club_players}
+
+    def survivor(player: Player) -> Player:
+        # A record merged into another (`services_players.player_merge`) stands for the one it was merged into.
+        return by_id.get(player.merged_into_id, player) if player.merged_into_id else player
+
+    exact = {player.name: survivor(player) for player in club_players}
     alike: dict[str, list[Player]] = {}
     for player in club_players:
-        alike.setdefault(name_key(player.name), []).append(player)
+        found_alike = alike.setdefault(name_key(player.name), [])
+        if all(other.pk != survivor(player).pk for other in found_alike):
+            found_alike.append(survivor(player))
     seated: list[Player | None] = []
     for name in names:
         found = exact.get(name)

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import share_views, token_views, views
+from . import player_views, share_views, token_views, views
 
 session = "clubs/<slug:slug>/sessions/<int:session_id>/"
 hand = session + "hands/<int:number>/"
@@ -15,6 +15,9 @@ urlpatterns = [
     path("clubs/<slug:slug>/", views.club_home, name="club_home"),
     path("clubs/<slug:slug>/history/", views.club_history, name="club_history"),
     path("clubs/<slug:slug>/players/<int:player_id>/", views.player_detail, name="player_detail"),
+    path("clubs/<slug:slug>/players/<int:player_id>/rename/", player_views.player_rename, name="player_rename"),
+    path("clubs/<slug:slug>/players/<int:player_id>/merge/", player_views.player_merge, name="player_merge"),
+    path("clubs/<slug:slug>/leaderboard/", player_views.club_leaderboard, name="club_leaderboard"),
     path("clubs/<slug:slug>/sessions/new/", views.session_new, name="session_new"),
     path(session, views.session_detail, name="session_detail"),
     path(session + "export/", views.session_export, name="session_export"),

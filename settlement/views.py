@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import policy, selectors, services
+from . import player_views, policy, selectors, services
 from .forms import HandVoidForm, HistoryFilterForm, SessionOpenForm, TableHandForm
 from .ledger import LedgerError
 from .models import Membership, Player, Session, variant_label
@@ -94,12 +94,17 @@ def club_history(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-def player_detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+def player_detail(
+    request: HttpRequest, slug: str, player_id: int, errors: dict[str, str] | None = None
+) -> HttpResponse:
     membership, player = get_player_for_user(request.user, slug, player_id)
+    if player.merged_into_id is not None:  # a merged record's page is its survivor's
+        return redirect("player_detail", slug, player.merged_into_id)
     summaries = selectors.club_sessions(club=membership.club, player=player)
     rows = [(summary, next(seat for seat in summary.seats if seat.player.pk == player.pk)) for summary in summaries]
     ctx = {"club": membership.club, "membership": membership, "player": player, "rows": rows}
-    return render(request, "settlement/player_detail.html", ctx)
+    ctx |= player_views.player_ratings_context(membership=membership, player=player, errors=errors)
+    return render(request, "settlement/player_detail.html", ctx, status=400 if errors else 200)
 
 
 @login_required
@@ -122,7 +127,7 @@ def session_new(request: HttpRequest, slug: str) -> HttpResponse:
     preset = request.GET.get("preset")
     if preset not in rules.presets:
         preset = next(iter(rules.presets), None)
-    players = Player.objects.filter(club=club).order_by("is_guest", "name")
+    players = Player.objects.filter(club=club, merged_into__isnull=True).order_by("is_guest", "name")
     form_args: dict[str, Any] = {
         "variant": key,
         "n_players": n_players,

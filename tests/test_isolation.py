@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from settlement import shares
-from settlement.models import Hand, HandRevision, Player, Role, Session
+from settlement.models import Hand, HandRevision, Player, PlayerEvent, Role, Session
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, make_session, record_hands
 
 pytestmark = pytest.mark.django_db
@@ -74,6 +74,13 @@ ROUTES = [
     Row("api_hand_revisions", "get", READ),
     Row("api_session_close", "post", WRITE, {}),
     Row("api_session_reopen", "post", WRITE, {}),
+    Row("club_leaderboard", "get", READ),
+    Row("player_rename", "post", WRITE, {"name": "新名字"}),
+    Row("player_merge", "post", WRITE, {"into": "0"}),
+    Row("api_club_leaderboard", "get", READ),
+    Row("api_player_detail", "get", READ),
+    Row("api_player_detail", "patch", WRITE, {"name": "新名字"}),
+    Row("api_player_merge", "post", WRITE, {"into": 0}),
 ]
 IDS = [f"{row.name}-{row.method}" for row in ROUTES]
 SCOPED = {"slug", "session_id"}
@@ -135,6 +142,8 @@ def _url(name: str, target: dict[str, Any], slug: str | None = None) -> str:
 def _call(client: Client, row: Row, url: str):
     if row.method == "get":
         return client.get(url)
+    if row.method == "patch":
+        return client.patch(url, json.dumps(row.body), content_type="application/json")
     if row.name.startswith("api_"):
         return client.post(url, json.dumps(row.body), content_type="application/json")
     return client.post(url, row.body)
@@ -147,6 +156,8 @@ def _ledger() -> tuple[int, ...]:
         Hand.objects.count(),
         HandRevision.objects.count(),
         Player.objects.count(),
+        PlayerEvent.objects.count(),
+        tuple(Player.objects.order_by("pk").values_list("name", "merged_into")),
     )
 
 

@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import describe, views
+from . import describe, player_views, views
 
 session = "sessions/<int:session_id>/"
 hand = session + "hands/<int:number>/"
@@ -20,6 +20,9 @@ urlpatterns = [
     path("variants/", describe.variants_list, name="api_variants"),
     path("clubs/", views.clubs_list, name="api_clubs"),
     path("clubs/<slug:slug>/players/", views.club_players, name="api_club_players"),
+    path("clubs/<slug:slug>/players/<int:player_id>/", player_views.player_detail, name="api_player_detail"),
+    path("clubs/<slug:slug>/players/<int:player_id>/merge/", player_views.player_merge, name="api_player_merge"),
+    path("clubs/<slug:slug>/leaderboard/", player_views.club_leaderboard, name="api_club_leaderboard"),
     path("clubs/<slug:slug>/sessions/", views.club_sessions, name="api_club_sessions"),
     path("clubs/<slug:slug>/standings/", views.club_standings, name="api_club_standings"),
     path("clubs/<slug:slug>/standings.csv", views.club_standings_csv, name="api_club_standings_csv"),

@@ -20,7 +20,7 @@ def updated_fill(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('settlement', '0010_api_token'),
+        ('settlement', '0011_ratings_and_player_events'),
     ]
 
     operations = [

@@ -40,7 +40,11 @@ def user_clubs(*, user: User) -> QuerySet[Club]:
 
 def club_players(*, club: Club) -> QuerySet[Player]:
     """The club's players with `sessions` (how many sessions each sat in)."""
-    return Player.objects.filter(club=club).annotate(sessions=Count("seats")).order_by("is_guest", "name")
+    return (
+        Player.objects.filter(club=club, merged_into__isnull=True)  # a merged record lives on in its survivor
+        .annotate(sessions=Count("seats"))
+        .order_by("is_guest", "name")
+    )
 
 
 def club_sessions(

@@ -153,11 +153,11 @@ def table_view(*, session: Session, lang: str = "zh-Hans", fix: int | None = Non
         )
     last_game = record.last_game
     game = 1 if last_game is None else last_game["n"] + (1 if last_game["finished"] else 0)
-    standings = (
-        _standings(session=session, results=results, sides=sides, last_game=last_game, last_hand=record.last_hand)
-        if results
-        else ()
-    )
+    now = entry
+    if rules.has_levels and entry is not None and fixing is not None:
+        now = _entry_state(session=session, rules=rules, players=players, record=record, before=None, lang=lang)
+    levels_now = tuple(str(level) for level in now.entry.levels) if now is not None and now.entry.levels else None
+    standings = _standings(results=results, sides=sides, last_game=last_game, levels=levels_now) if results else ()
     if rules.zero_sum:
         ranking = tuple(sorted(standings, key=lambda s: (-s.total, s.side.index)))
     else:
@@ -166,10 +166,7 @@ def table_view(*, session: Session, lang: str = "zh-Hans", fix: int | None = Non
     counted = {hand["n"] for hand in source["hands"]}
     level_teams: tuple[LevelTeam, ...] = ()
     next_declarer = None
-    if rules.has_levels and entry is not None:
-        now = entry
-        if fixing is not None:
-            now = _entry_state(session=session, rules=rules, players=players, record=record, before=None, lang=lang)
+    if rules.has_levels and now is not None:
         level_teams = _level_teams(session=session, players=players, now=now.entry)
         next_declarer = now.entry.declarer
     return TableView(
@@ -311,21 +308,14 @@ def table_sides(*, session: Session, players: Sequence[Player]) -> tuple[TableSi
 
 def _standings(
     *,
-    session: Session,
     results: dict[str, Any],
     sides: Sequence[TableSide],
     last_game: Mapping[str, Any] | None,
-    last_hand: Mapping[str, Any] | None,
+    levels: Sequence[str] | None,
 ) -> tuple[SideStanding, ...]:
+    """Each side's totals; in level games its level before the next hand, as the engine's entry states it
+    (the first hand's too: the ladder's first level, whatever the variant calls its starting option)."""
     current = last_game["totals"] if last_game and not last_game["finished"] else None
-    levels = None
-    if VARIANTS[session.variant].has_levels:
-        if last_hand is not None and last_hand.get("levels") and current is not None:
-            levels = last_hand["levels"]
-        else:
-            levels = [str(session.options.get("start_level") or session.options.get("first_level") or "")] * len(
-                results["totals"]
-            )
     out = []
     for side in sides:
         seat = side.seats[0]

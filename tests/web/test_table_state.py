@@ -77,3 +77,31 @@ def test_the_pot_chart_restarts_each_pot_and_keeps_the_target_in_view(owner):
     assert chart.per_game and [s.last for s in chart.series] == [100, 130]
     assert {tick.value for tick in chart.ticks} >= {0, 300, -300}
     assert all(len(series.segments) == 1 for series in chart.series)  # one 盘 so far
+
+
+# Before the first hand each team stands at its variant's first level (hongxingwu.md `start_level` "2",
+# gunzi.md `first_level` "3", shengji.md: both teams start at the ladder's first, "2" by default and
+# "5" for a ladder that starts there), whatever the variant calls that option.
+@pytest.mark.parametrize(
+    ("variant", "options", "first"),
+    [
+        ("hongxingwu", {}, "2"),
+        ("gunzi", {}, "3"),
+        ("shengji", {}, "2"),
+        ("shengji", {"ladder": ["5", "10", "K", "A"]}, "5"),
+    ],
+)
+def test_the_level_column_shows_the_first_level_before_the_first_hand(owner, variant, options, first):
+    club, user = owner
+    session = make_session(club, user, variant=variant, options=options)
+    levels = {standing.side.seats[0]: standing.level for standing in selectors.table_view(session=session).standings}
+    assert levels[0] == levels[1] == first
+
+
+def test_the_level_column_follows_the_levels_after_the_last_hand(owner):
+    club, user = owner
+    session = make_session(club, user, variant="shengji")
+    # shengji.md, 2 decks (T 80, d 40): the declaring team 甲·丙 holds the capture team to 0 → 光头, up 3: 2 → 5.
+    record_hands(session, user, [{"declarer": 0, "captured": 0}])
+    levels = {standing.side.seats[0]: standing.level for standing in selectors.table_view(session=session).standings}
+    assert (levels[0], levels[1]) == ("5", "2")

@@ -3,7 +3,9 @@
 Each difference is printed (session, hand or game, seat, field, stored vs
 replayed); the exit status is 1 when there is one. `--repair` rebuilds the
 derived rows of each session that differs (one transaction per session) and
-checks it again.
+checks it again. Without `--session` it checks every club's ratings too
+(`ratings.ratings_verify`: the stored ones against a computation from the
+start); `--repair` rebuilds a club's ratings that differ.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
 
 from settlement.ledger import LedgerError
-from settlement.models import Session
+from settlement.models import Club, Session
+from settlement.ratings import ratings_rebuild_club, ratings_verify
 from settlement.selectors import session_verify
 from settlement.services import session_derived_rebuild
 
@@ -54,6 +58,23 @@ class Command(BaseCommand):
                     self.stdout.write(f"session {one.pk}: repaired ({len(differences)} differences fixed)")
             else:
                 wrong += 1
+        ratings_wrong = 0
+        if session is None:
+            for club in Club.objects.order_by("pk").iterator():
+                differences = ratings_verify(club=club)
+                for difference in differences:
+                    self.stdout.write(difference)
+                if differences and repair:
+                    with transaction.atomic():
+                        ratings_rebuild_club(club=club)
+                    self.stdout.write(f"club {club.slug}: ratings rebuilt ({len(differences)} differences fixed)")
+                elif differences:
+                    ratings_wrong += 1
+        if ratings_wrong and not (wrong or unreadable):
+            raise CommandError(
+                f"the ratings of {ratings_wrong} club(s) differ from their game rows; --repair rebuilds them",
+                returncode=1,
+            )
         if wrong or unreadable:
             hint = "" if repair else "; --repair rebuilds them"
             raise CommandError(

@@ -1,0 +1,102 @@
+"""The leaderboard page, and the player page's ratings, audit trail and owner's forms (rename, merge).
+
+`views.player_detail` adds `player_ratings_context` to its context; the page includes
+`settlement/_player_ratings.html` for it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from . import policy, services_players
+from .ledger import LedgerError
+from .models import Membership, Player
+from .presentation.ratings import event_lines, leaderboard_rows, rating_histories
+from .ratings import family_label
+from .scoping import get_membership_for_user, get_player_for_user, request_lang
+from .selectors.ratings import leaderboard, merge_candidates, player_events, player_ratings
+
+
+def player_ratings_context(
+    *, membership: Membership, player: Player, errors: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """What `_player_ratings.html` shows: the ratings with their history, the audit trail, the owner's forms."""
+    can_manage = policy.may_manage(membership.role)
+    return {
+        "ratings": rating_histories(player_ratings(player=player)),
+        "player_events": event_lines(player_events(player=player), player=player, lang=request_lang()),
+        "can_manage_players": can_manage,
+        "merge_candidates": merge_candidates(player=player) if can_manage else [],
+        "player_errors": errors or {},
+    }
+
+
+@login_required
+def club_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = get_membership_for_user(request.user, slug)
+    family = request.GET.get("family") or None
+    board = leaderboard(club=membership.club, family=family)
+    ctx = {
+        "club": membership.club,
+        "membership": membership,
+        "board": board,
+        "family_label": family_label(board.family) if board.family else "",
+        "families": [(key, family_label(key)) for key in board.families],
+        "rows": leaderboard_rows(board),
+    }
+    return render(request, "settlement/leaderboard.html", ctx)
+
+
+@login_required
+@require_POST
+def player_rename(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    membership, player = get_player_for_user(request.user, slug, player_id)
+    policy.deny_unless(policy.may_manage(membership.role))
+    try:
+        services_players.player_rename(
+            player=player, user=request.user, name=request.POST.get("name", ""), reason=request.POST.get("reason", "")
+        )
+    except LedgerError as error:
+        return _player_page_again(request, membership, player, error)
+    return redirect("player_detail", slug, player.pk)
+
+
+@login_required
+@require_POST
+def player_merge(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    membership, player = get_player_for_user(request.user, slug, player_id)
+    policy.deny_unless(policy.may_manage(membership.role))
+    into = Player.objects.filter(club=membership.club, pk=_int(request.POST.get("into"))).first()
+    try:
+        if into is None:
+            raise LedgerError("player.not_found", field="into")
+        survivor = services_players.player_merge(
+            player=player, into=into, user=request.user, reason=request.POST.get("reason", "")
+        )
+    except LedgerError as error:
+        return _player_page_again(request, membership, player, error)
+    return redirect("player_detail", slug, survivor.pk)
+
+
+def _int(value: Any) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return 0
+    return number if 0 < number < 2**63 else 0  # no player has an id beyond a 64-bit integer
+
+
+def _player_page_again(
+    request: HttpRequest, membership: Membership, player: Player, error: LedgerError
+) -> HttpResponse:
+    """The player page again (400) with the refusal beside the form's field."""
+    from . import views  # the page is views.player_detail's; it imports this module
+
+    return views.player_detail(
+        request, membership.club.slug, player.pk, errors={error.field: error.message(request_lang())}
+    )

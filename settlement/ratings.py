@@ -1,0 +1,248 @@
+"""Skill ratings: one per player and game family in a club, Weng-Lin (openskill's Bradley-Terry, full pairing).
+
+What an outcome is, per family:
+
+- fixed partners (打百分 本溪 · 抚顺 · 沈阳, 红星五, 打滚子, 升级: seats 0 + 2 against
+  1 + 3, and 4 with 6 players): each finished game (盘 / level game) is one
+  outcome, team against team; the team holding the game's winners ranks
+  first, and a finished game with no winner side (or both) is a draw;
+- the friend-card and individual-score games (classic 打百分, 打二鬼, 标分):
+  sides change every hand, so a closed session is one outcome, each player on
+  their own, ranked by session total (equal totals tie). An open session does
+  not count yet; reopening it takes it out again.
+
+Ratings are derived rows (`RatingRow`), like `GameRow`: built from the stored
+game rows, never from a replay of the log, in the same transaction as the
+write that changed them. The outcomes of a club and family are played in
+order of session date, session id, game; a write to a session rebuilds that
+family's ratings from that session on (the later sessions' ratings depend on
+it), resuming from the last stored rating of each player before it. The cost
+is the sessions from the changed one to the newest of the family (a
+correction in tonight's session: tonight's games only): six queries and one
+`rate` call per outcome, nothing per hand. A hand recorded mid-game costs
+nothing here (services skip the rebuild unless the hand ends a game); a merge
+of two players rebuilds the club's ratings from the start.
+
+openskill works in floats; they stay in this module and `RatingRow` (the rules
+engine never sees one). The conservative rating shown is the ordinal,
+mu − 3σ, with σ as its uncertainty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Max, Q
+from django.utils.translation import gettext_lazy as _
+from openskill.models import BradleyTerryFull
+
+from .models import Club, GameRow, RatingRow, Session, variant_label
+
+TEAM, SESSION = "team", "session"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Family:
+    key: str
+    kind: str  # TEAM: each finished game, team against team; SESSION: each closed session, by total
+    variants: tuple[str, ...]
+
+
+FAMILIES: Mapping[str, Family] = {
+    family.key: family
+    for family in (
+        Family(key="baifen", kind=TEAM, variants=("baifen.benxi", "baifen.fushun", "baifen.shenyang")),
+        Family(key="baifen.classic", kind=SESSION, variants=("baifen.classic",)),
+        Family(key="erguai", kind=SESSION, variants=("erguai",)),
+        Family(key="biaofen", kind=SESSION, variants=("biaofen",)),
+        Family(key="hongxingwu", kind=TEAM, variants=("hongxingwu",)),
+        Family(key="gunzi", kind=TEAM, variants=("gunzi",)),
+        Family(key="shengji", kind=TEAM, variants=("shengji",)),
+    )
+}
+FAMILY_OF: Mapping[str, Family] = {variant: family for family in FAMILIES.values() for variant in family.variants}
+
+# The Weng-Lin defaults: mu 25, σ 25/3, β 25/6, τ 25/300 (σ grows by τ before each outcome), κ 0.0001.
+# Bradley-Terry with full pairing rates each pair of sides on its own: with two sides (every team game) it is the
+# same update as Plackett-Luce; with a session's ranking it treats equal totals as a tie between those two only,
+# where openskill 6.2's Plackett-Luce gives two players tied first the same μ as the third.
+MODEL = BradleyTerryFull()
+MU, SIGMA = MODEL.mu, MODEL.sigma
+
+
+def family_label(key: str) -> str:
+    """The family's name in the active language."""
+    if key == "baifen":
+        return str(_("Baifen, regional (Benxi, Fushun, Shenyang)"))
+    return variant_label(key)
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    return mu - 3 * sigma
+
+
+@dataclass(frozen=True, kw_only=True)
+class Outcome:
+    """One rated result: the sides (player ids) in seat order and each side's rank (1 best; equal ranks tie)."""
+
+    session_id: int
+    game: int  # 0: a session's ranking
+    sides: tuple[tuple[int, ...], ...]
+    ranks: tuple[int, ...]
+
+
+def outcomes(
+    *, family: Family, sessions: Sequence[Mapping[str, Any]], rows: Iterable[Mapping[str, Any]]
+) -> list[Outcome]:
+    """The family's outcomes, in play order, from sessions (id, status; in date, id order) and their game rows."""
+    by_session: dict[int, list[Mapping[str, Any]]] = {}
+    for row in rows:
+        by_session.setdefault(row["session_id"], []).append(row)
+    found: list[Outcome] = []
+    for session in sessions:
+        session_rows = sorted(by_session.get(session["id"], []), key=lambda row: (row["game"], row["seat"]))
+        if family.kind == TEAM:
+            found.extend(_team_outcomes(session["id"], session_rows))
+        elif session["status"] == Session.Status.CLOSED and session_rows:
+            found.append(_ranking(session["id"], session_rows))
+    return found
+
+
+def _team_outcomes(session_id: int, rows: list[Mapping[str, Any]]) -> Iterable[Outcome]:
+    games: dict[int, list[Mapping[str, Any]]] = {}
+    for row in rows:
+        if row["finished"]:
+            games.setdefault(row["game"], []).append(row)
+    for game, seats in sorted(games.items()):
+        sides = tuple(tuple(row["player_id"] for row in seats if row["seat"] % 2 == side) for side in (0, 1))
+        won = [any(row["won"] for row in seats if row["seat"] % 2 == side) for side in (0, 1)]
+        ranks = (1, 2) if won == [True, False] else (2, 1) if won == [False, True] else (1, 1)
+        yield Outcome(session_id=session_id, game=game, sides=sides, ranks=ranks)
+
+
+def _ranking(session_id: int, rows: list[Mapping[str, Any]]) -> Outcome:
+    totals: dict[int, int] = {}
+    for row in rows:
+        totals[row["player_id"]] = totals.get(row["player_id"], 0) + row["total"]
+    players = [row["player_id"] for row in rows if row["game"] == rows[0]["game"]]  # seat order
+    # Competition ranking: 1 + how many did better (totals 30, 10, 10, −50 → 1, 2, 2, 4).
+    ranks = tuple(1 + sum(1 for other in players if totals[other] > totals[player]) for player in players)
+    return Outcome(session_id=session_id, game=0, sides=tuple((player,) for player in players), ranks=ranks)
+
+
+def rate(ratings: dict[int, tuple[float, float]], outcome: Outcome) -> dict[int, tuple[float, float]]:
+    """The players' (mu, sigma) after the outcome; a player not yet rated starts at (MU, SIGMA)."""
+    teams = [[MODEL.rating(*ratings.get(player, (MU, SIGMA))) for player in side] for side in outcome.sides]
+    after = MODEL.rate(teams, ranks=list(outcome.ranks))
+    return {
+        player: (rating.mu, rating.sigma)
+        for side, rated in zip(outcome.sides, after, strict=True)
+        for player, rating in zip(side, rated, strict=True)
+    }
+
+
+def ratings_rebuild(*, session: Session) -> None:
+    """Rebuild the ratings of the session's club and family from this session on (in the caller's transaction)."""
+    family = FAMILY_OF.get(session.variant)
+    if family is not None:
+        _rebuild(club_id=session.club_id, family=family, start=(session.date, session.pk))
+
+
+def ratings_rebuild_club(*, club: Club) -> None:
+    """Rebuild every family's ratings of the club from the start (after players were merged)."""
+    RatingRow.objects.filter(club=club).delete()
+    for family in FAMILIES.values():
+        _rebuild(club_id=club.pk, family=family, start=None)
+
+
+def ratings_verify(*, club: Club) -> list[str]:
+    """The stored ratings against a computation from the start (`ledger_verify`): a line per difference."""
+    stored = {
+        (row.family, row.order, row.player_id): row
+        for row in RatingRow.objects.filter(club=club).order_by("family", "order", "player")
+    }
+    expected: dict[tuple[str, int, int], RatingRow] = {}
+    for family in FAMILIES.values():
+        sessions = list(
+            Session.objects.filter(club=club, variant__in=family.variants).order_by("date", "pk").values("id", "status")
+        )
+        for row in _rows_after(club_id=club.pk, family=family, sessions=sessions, ratings={}, order=0):
+            expected[(row.family, row.order, row.player_id)] = row
+    fields = ("session_id", "game", "rank", "mu", "sigma", "ordinal")
+    found = []
+    for key in sorted(stored.keys() | expected.keys()):
+        family, order, player = key
+        where = f"club {club.slug} ratings {family} #{order} player {player}"
+        mine, theirs = stored.get(key), expected.get(key)
+        if mine is None or theirs is None:
+            found.append(f"{where}: {'missing' if mine is None else 'not expected'}")
+            continue
+        for name in fields:
+            if getattr(mine, name) != getattr(theirs, name):
+                found.append(f"{where} {name}: stored {getattr(mine, name)!r}, computed {getattr(theirs, name)!r}")
+    return found
+
+
+def _rebuild(*, club_id: int, family: Family, start: tuple[Any, int] | None) -> None:
+    # The club row is the lock: two writers in two sessions of one club rebuild one after the other.
+    list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk"))
+    sessions = Session.objects.filter(club_id=club_id, variant__in=family.variants)
+    if start is not None:
+        date, pk = start
+        sessions = sessions.filter(Q(date__gt=date) | Q(date=date, pk__gte=pk))
+    later = list(sessions.order_by("date", "pk").values("id", "status"))
+    ids = [session["id"] for session in later]
+    family_rows = RatingRow.objects.filter(club_id=club_id, family=family.key)
+    family_rows.filter(session_id__in=ids).delete()
+    # Each player's last rating before these sessions: everything stored now is before them.
+    last = {
+        row["player_id"]: row["last"] for row in family_rows.values("player_id").annotate(last=Max("order")).order_by()
+    }
+    ratings: dict[int, tuple[float, float]] = {}
+    if last:
+        for row in family_rows.filter(order__in=set(last.values())).values("player_id", "order", "mu", "sigma"):
+            if last.get(row["player_id"]) == row["order"]:
+                ratings[row["player_id"]] = (row["mu"], row["sigma"])
+    order = max(last.values(), default=0)
+    RatingRow.objects.bulk_create(
+        _rows_after(club_id=club_id, family=family, sessions=later, ratings=ratings, order=order)
+    )
+
+
+def _rows_after(
+    *,
+    club_id: int,
+    family: Family,
+    sessions: Sequence[Mapping[str, Any]],
+    ratings: dict[int, tuple[float, float]],
+    order: int,
+) -> list[RatingRow]:
+    """The rating rows of the sessions' outcomes (unsaved), on from `ratings` after outcome `order`: one query."""
+    game_rows = GameRow.objects.filter(session_id__in=[session["id"] for session in sessions]).values(
+        "session_id", "game", "seat", "player_id", "finished", "won", "total"
+    )
+    new_rows: list[RatingRow] = []
+    for outcome in outcomes(family=family, sessions=sessions, rows=game_rows):
+        order += 1
+        after = rate(ratings, outcome)
+        ratings.update(after)
+        for side, rank in zip(outcome.sides, outcome.ranks, strict=True):
+            for player in side:
+                mu, sigma = after[player]
+                new_rows.append(
+                    RatingRow(
+                        club_id=club_id,
+                        family=family.key,
+                        player_id=player,
+                        session_id=outcome.session_id,
+                        game=outcome.game,
+                        order=order,
+                        rank=rank,
+                        mu=mu,
+                        sigma=sigma,
+                        ordinal=ordinal(mu, sigma),
+                    )
+                )
+    return new_rows

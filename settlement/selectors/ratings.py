@@ -1,0 +1,98 @@
+"""Ratings and the players' audit trail, from the stored rows (`RatingRow`, `PlayerEvent`): no replay, no rating.
+
+The leaderboard is three queries however many hands, games or sessions the club has played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, Max, Q
+
+from ..models import Club, Player, PlayerEvent, RatingRow
+from ..ratings import FAMILIES
+
+
+@dataclass(frozen=True, kw_only=True)
+class LeaderboardEntry:
+    rank: int
+    player: Player
+    mu: float
+    sigma: float
+    ordinal: float  # mu − 3σ: the conservative rating shown
+    outcomes: int  # how many rated games or sessions it stands on
+
+
+@dataclass(frozen=True, kw_only=True)
+class Leaderboard:
+    family: str | None  # None: nothing is rated yet
+    families: tuple[str, ...]  # the families the club has ratings in, in `FAMILIES` order
+    entries: tuple[LeaderboardEntry, ...]
+
+
+def leaderboard(*, club: Club, family: str | None = None) -> Leaderboard:
+    """Every rated player's latest rating in `family` (default: the club's first rated family), best first."""
+    present = set(RatingRow.objects.filter(club=club).values_list("family", flat=True).distinct().order_by())
+    families = tuple(key for key in FAMILIES if key in present)
+    if family is None:
+        family = families[0] if families else None
+    if family is None or family not in present:
+        return Leaderboard(family=family, families=families, entries=())
+    rows = RatingRow.objects.filter(club=club, family=family)
+    latest = {
+        row["player_id"]: (row["last"], row["n"])
+        for row in rows.values("player_id").annotate(last=Max("order"), n=Count("id")).order_by()
+    }
+    current = [
+        row
+        for row in rows.filter(order__in={last for last, _ in latest.values()}).select_related("player")
+        if latest[row.player_id][0] == row.order and row.player.merged_into_id is None
+    ]
+    current.sort(key=lambda row: (-row.ordinal, -row.mu, row.player.name, row.player_id))
+    entries = tuple(
+        LeaderboardEntry(
+            rank=i,
+            player=row.player,
+            mu=row.mu,
+            sigma=row.sigma,
+            ordinal=row.ordinal,
+            outcomes=latest[row.player_id][1],
+        )
+        for i, row in enumerate(current, start=1)
+    )
+    return Leaderboard(family=family, families=families, entries=entries)
+
+
+@dataclass(frozen=True, kw_only=True)
+class FamilyHistory:
+    family: str
+    current: RatingRow
+    history: tuple[RatingRow, ...]  # newest first, with their sessions
+
+
+def player_ratings(*, player: Player, limit: int = 20) -> list[FamilyHistory]:
+    """The player's rating in each family, with the `limit` newest steps of its history (one query)."""
+    found: dict[str, list[RatingRow]] = {}
+    for row in RatingRow.objects.filter(player=player).select_related("session").order_by("family", "-order"):
+        found.setdefault(row.family, []).append(row)
+    order = {key: i for i, key in enumerate(FAMILIES)}
+    return [
+        FamilyHistory(family=family, current=rows[0], history=tuple(rows[:limit]))
+        for family, rows in sorted(found.items(), key=lambda item: order.get(item[0], len(order)))
+    ]
+
+
+def player_events(*, player: Player) -> list[PlayerEvent]:
+    """The player's renames and merges, and the records merged into it, oldest first (one query)."""
+    return list(
+        PlayerEvent.objects.filter(Q(player=player) | Q(into=player))
+        .select_related("user", "player", "into")
+        .order_by("created_at", "id")
+    )
+
+
+def merge_candidates(*, player: Player) -> list[Player]:
+    """The club's other players a record could be merged into: not merged themselves (one query)."""
+    return list(
+        Player.objects.filter(club_id=player.club_id, merged_into__isnull=True).exclude(pk=player.pk).order_by("name")
+    )

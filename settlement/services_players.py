@@ -1,0 +1,129 @@
+"""Writes to the club's players: rename one, merge two records of the same person. Owners only.
+
+Each write is one transaction and leaves a `PlayerEvent` (the audit trail:
+old and new name, the survivor of a merge, who, when, why). A merge moves the
+merged record's seats, settlement rows and game rows to the survivor, marks
+it `merged_into` (it leaves the lists and pickers; its page redirects), and
+rebuilds the club's ratings from the start, since the two histories are now one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from . import policy
+from .ledger import LedgerError
+from .models import GameRow, Player, PlayerEvent, Session, SessionSeat, SettlementRow
+from .ratings import ratings_rebuild_club
+from .rules.base import RulesError
+from .services import PLAYER_NAME_MAX, REASON_MAX, User
+from .values import name_clean, name_key, text_clean
+
+__all__ = ["player_merge", "player_rename"]
+
+
+def player_rename(*, player: Player, user: User, name: Any, reason: Any = "") -> Player:
+    """Give the player a new name (cleaned like every name): no other player of the club has it, or one alike."""
+    with transaction.atomic():
+        player = _player_lock(player)
+        policy.require_manage(user=user, club_id=player.club_id)
+        _not_merged(player, field="player")
+        if not isinstance(name, str):
+            raise LedgerError.from_rules(RulesError("value.not_text", field="name"))
+        name = name_clean(name, field="name", limit=PLAYER_NAME_MAX, too_long="player.name_too_long")
+        if not name:
+            raise LedgerError("player.name_required", field="name")
+        if name == player.name:
+            raise LedgerError("player.name_unchanged", field="name")
+        key = name_key(name)
+        others = Player.objects.filter(club_id=player.club_id).exclude(pk=player.pk).values_list("name", flat=True)
+        if any(other == name or name_key(other) == key for other in others):
+            raise LedgerError("player.name_taken", field="name", name=name)
+        reason = _reason_clean(reason)
+        PlayerEvent.objects.create(
+            club_id=player.club_id,
+            player=player,
+            kind=PlayerEvent.Kind.RENAMED,
+            old_name=player.name,
+            new_name=name,
+            reason=reason,
+            user=user,
+        )
+        player.name = name
+        player.save(update_fields=["name", "updated_at"])
+    return player
+
+
+def player_merge(*, player: Player, into: Player, user: User, reason: Any = "") -> Player:
+    """Merge `player` into `into` (the survivor) and return the survivor.
+
+    Refused when it is the same record, another club's, either was merged already, or both sat in one
+    session (then they are two people). Everything `player` played follows to `into`.
+    """
+    with transaction.atomic():
+        player = _player_lock(player)
+        policy.require_manage(user=user, club_id=player.club_id)
+        if into.pk == player.pk:
+            raise LedgerError("player.merge_self", field="into")
+        into = Player.objects.select_for_update().filter(pk=into.pk, club_id=player.club_id).first()  # type: ignore[assignment]
+        if into is None:
+            raise LedgerError("player.other_club", field="into")
+        _not_merged(player, field="player")
+        _not_merged(into, field="into")
+        shared = (
+            SessionSeat.objects.filter(player=into, session__seats__player=player)
+            .select_related("session")
+            .order_by("session__date", "session_id")
+            .first()
+        )
+        if shared is not None:
+            raise LedgerError(
+                "player.merge_same_session",
+                field="into",
+                date=shared.session.date.isoformat(),
+                session=shared.session_id,
+            )
+        reason = _reason_clean(reason)
+        # The sessions the merged player sat in now name the survivor: a change an API client syncs.
+        Session.objects.filter(seats__player=player).update(updated_at=timezone.now())
+        SessionSeat.objects.filter(player=player).update(player=into)
+        SettlementRow.objects.filter(player=player).update(player=into)
+        GameRow.objects.filter(player=player).update(player=into)
+        Player.objects.filter(merged_into=player).update(merged_into=into)
+        player.merged_into = into
+        player.save(update_fields=["merged_into", "updated_at"])
+        if into.user_id is None and player.user_id is not None:
+            into.user_id = player.user_id
+        into.save(update_fields=["user", "updated_at"])  # its sessions grew: `updated` moves
+        PlayerEvent.objects.create(
+            club_id=player.club_id,
+            player=player,
+            kind=PlayerEvent.Kind.MERGED,
+            old_name=player.name,
+            new_name=into.name,
+            into=into,
+            reason=reason,
+            user=user,
+        )
+        ratings_rebuild_club(club=player.club)
+    return into
+
+
+def _player_lock(player: Player) -> Player:
+    return Player.objects.select_for_update().select_related("club").get(pk=player.pk)
+
+
+def _not_merged(player: Player, *, field: str) -> None:
+    if player.merged_into_id is not None:
+        raise LedgerError("player.merged", field=field, name=player.name)
+
+
+def _reason_clean(reason: Any) -> str:
+    if reason is None:
+        return ""
+    if not isinstance(reason, str):
+        raise LedgerError.from_rules(RulesError("value.not_text", field="reason"))
+    return text_clean(reason, field="reason", limit=REASON_MAX)
