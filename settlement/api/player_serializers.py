@@ -6,6 +6,8 @@ from rest_framework import serializers
 
 from settlement.ratings import FAMILIES
 
+from .schema import CLEAN_TEXT, NAME_TEXT
+
 FAMILY_CHOICES = list(FAMILIES)
 
 
@@ -46,10 +48,10 @@ class PlayerDetailSerializer(serializers.Serializer):
 
 
 class PlayerRenameSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=60, help_text="the new name (cleaned like every name)")
-    reason = serializers.CharField(required=False, max_length=500, help_text="kept in the audit trail")
+    name = serializers.RegexField(NAME_TEXT, max_length=60, help_text="the new name (cleaned like every name)")
+    reason = serializers.RegexField(CLEAN_TEXT, required=False, max_length=500, help_text="kept in the audit trail")
 
 
 class PlayerMergeSerializer(serializers.Serializer):
     into = serializers.IntegerField(help_text="the id of the club's player who stays; this one is merged into it")
-    reason = serializers.CharField(required=False, max_length=500, help_text="kept in the audit trail")
+    reason = serializers.RegexField(CLEAN_TEXT, required=False, max_length=500, help_text="kept in the audit trail")

@@ -341,6 +341,8 @@ def schema_components(result: dict[str, Any], generator: Any, request: Any, publ
     # The server refuses a body field it does not take (`field.unknown`): so does the schema.
     for name in STRICT_BODIES:
         schemas[name]["additionalProperties"] = False
+    # A rename is a PATCH (drf-spectacular makes every field optional) that needs its name.
+    schemas["PatchedPlayerRename"]["required"] = ["name"]
     # A body is required wherever the call takes one (close and reopen take none, or an empty object).
     for item in result.get("paths", {}).values():
         for operation in item.values():
@@ -352,7 +354,7 @@ def schema_components(result: dict[str, Any], generator: Any, request: Any, publ
 
 
 BODY_OPTIONAL = frozenset({"session_close", "session_reopen"})
-STRICT_BODIES = ("HandCorrect", "HandVoid", "ApiTokenCreate")
+STRICT_BODIES = ("HandCorrect", "HandVoid", "ApiTokenCreate", "PatchedPlayerRename", "PlayerMerge")
 ERROR_REF = {"$ref": f"{REF}Error"}
 # Statuses any call can get besides its own, each in the one error shape.
 EVERY_CALL = {
