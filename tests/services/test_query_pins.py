@@ -30,11 +30,12 @@ def _session(owner, n):
 # Pinned, savepoint and release included: a query per hand, or one more query at all, fails here.
 # (20 hands, not more: SQLite splits a bulk insert of more rows than its parameter limit allows.)
 # correct / void: session (locked), role, the revisions from the changed hand on, seats, the stored state before
-# it, the revision, 3 × (delete + insert) derived rows (settlement rows, game rows, hand states).
+# it, the revision, 3 × (delete + insert) derived rows (settlement rows, game rows, hand states), the session's
+# `updated_at` (its latest write, for the API's sync).
 # import: role, players, new guests (insert, read), session, seats, hands, revisions, 3 × (delete + insert).
 # Each then rebuilds the family's ratings from the session on (ratings.py): lock the club, the sessions from this one
 # on, delete their rating rows, each player's last rating before them, their game rows, insert the new ratings.
-QUERIES = {"correct": 14 + 6, "void": 14 + 6, "import": 16 + 6}
+QUERIES = {"correct": 14 + 6 + 1, "void": 14 + 6 + 1, "import": 16 + 6}
 
 
 @pytest.mark.parametrize("n", [5, 20])
