@@ -233,6 +233,31 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "TAGS": [
+        {"name": "clubs", "description": "Your clubs and their players. Another club's objects are 404s."},
+        {
+            "name": "sessions",
+            "description": "A club's sittings: list, import a session document, read its results, close and "
+            "reopen, what the next hand takes.",
+        },
+        {
+            "name": "hands",
+            "description": "Record, preview, correct and void a session's hands; every change is a new revision "
+            "of the append-only log, with its reason.",
+        },
+        {"name": "standings", "description": "Each player's figures across a club's sessions, as JSON or CSV."},
+        {"name": "variants", "description": "The rules engine's variants: player counts, presets and options."},
+        {
+            "name": "tokens",
+            "description": "Your personal API tokens: named, optionally expiring, stored hashed; the secret is "
+            "shown once.",
+        },
+    ],
+    # The per-variant hand and session document schemas (settlement/api/schema.py), required request bodies.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "settlement.api.schema.schema_components",
+    ],
 }
 
 # Content-Security-Policy (django-csp 4): no inline script and no inline style anywhere; every script and

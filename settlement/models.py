@@ -55,6 +55,7 @@ class Club(models.Model):
     name = models.CharField(_("name"), max_length=100)
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)  # the API's `updated` (incremental sync)
 
     class Meta:
         verbose_name = _("club")
@@ -111,6 +112,7 @@ class Player(models.Model):
     )
     is_guest = models.BooleanField(_("guest"), default=False)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True, db_index=True)
     # Merged into another record of the same person (`services_players.player_merge`): hidden from lists and
     # pickers, its page redirects to the survivor; its results were moved there.
     merged_into = models.ForeignKey(
@@ -148,6 +150,8 @@ class Session(models.Model):
     )
     created_at = models.DateTimeField(_("opened"), default=timezone.now)
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    # Its latest write: a save, a hand recorded, corrected or voided (the services touch it), a close or reopen.
+    updated_at = models.DateTimeField(_("updated"), auto_now=True, db_index=True)
     # The key of the form (or request) that opened it: a resubmit of the same form is the same session.
     client_key = models.CharField(_("client key"), max_length=64, blank=True, default="")
     # An import's request under that key, hashed: a retry must carry the same one.

@@ -187,7 +187,7 @@ def session_close(*, session: Session, user: User) -> Session:
         if session.is_open:
             session.status = Session.Status.CLOSED
             session.closed_at = timezone.now()
-            session.save(update_fields=["status", "closed_at"])
+            session.save(update_fields=["status", "closed_at", "updated_at"])
             SessionEvent.objects.create(
                 session=session, kind=SessionEvent.Kind.CLOSED, user=user, created_at=session.closed_at
             )
@@ -206,7 +206,7 @@ def session_reopen(*, session: Session, user: User) -> Session:
         if not session.is_open:
             session.status = Session.Status.OPEN
             session.closed_at = None
-            session.save(update_fields=["status", "closed_at"])
+            session.save(update_fields=["status", "closed_at", "updated_at"])
             SessionEvent.objects.create(session=session, kind=SessionEvent.Kind.REOPENED, user=user)
             ratings_rebuild(session=session)
     return session
@@ -548,6 +548,7 @@ def hand_record(
             from_number=number,
             appended=True,
         )
+        _session_touch(session, revision.created_at)
     return HandWrite(hand=hand, revision=revision, created=True, derived=derived.get(number))
 
 
@@ -586,6 +587,7 @@ def hand_correct(
         derived = _derived_rebuild(
             session=session, players=log.players, replay=replay, hand_ids=log.hand_ids, from_number=number
         )
+        _session_touch(session, revision.created_at)
     return HandWrite(hand=entry.hand, revision=revision, created=False, derived=derived.get(number))
 
 
@@ -613,10 +615,17 @@ def hand_void(*, session: Session, user: User, number: int, reason: str, revisio
             hand=entry.hand, number=entry.current.number + 1, input=None, is_void=True, reason=reason, author=user
         )
         _derived_rebuild(session=session, players=log.players, replay=replay, hand_ids=log.hand_ids, from_number=number)
+        _session_touch(session, revision.created_at)
     return HandWrite(hand=entry.hand, revision=revision, created=False)
 
 
 # --- helpers ---
+
+
+def _session_touch(session: Session, when: datetime.datetime) -> None:
+    """The session's `updated_at` is its latest write: a hand's revision does not save the session itself."""
+    Session.objects.filter(pk=session.pk).update(updated_at=when)
+    session.updated_at = when
 
 
 def _revision_check(

@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from . import policy
 from .ledger import LedgerError
-from .models import GameRow, Player, PlayerEvent, SessionSeat, SettlementRow
+from .models import GameRow, Player, PlayerEvent, Session, SessionSeat, SettlementRow
 from .ratings import ratings_rebuild_club
 from .rules.base import RulesError
 from .services import PLAYER_NAME_MAX, REASON_MAX, User
@@ -52,7 +53,7 @@ def player_rename(*, player: Player, user: User, name: Any, reason: Any = "") ->
             user=user,
         )
         player.name = name
-        player.save(update_fields=["name"])
+        player.save(update_fields=["name", "updated_at"])
     return player
 
 
@@ -86,15 +87,17 @@ def player_merge(*, player: Player, into: Player, user: User, reason: Any = "") 
                 session=shared.session_id,
             )
         reason = _reason_clean(reason)
+        # The sessions the merged player sat in now name the survivor: a change an API client syncs.
+        Session.objects.filter(seats__player=player).update(updated_at=timezone.now())
         SessionSeat.objects.filter(player=player).update(player=into)
         SettlementRow.objects.filter(player=player).update(player=into)
         GameRow.objects.filter(player=player).update(player=into)
         Player.objects.filter(merged_into=player).update(merged_into=into)
         player.merged_into = into
-        player.save(update_fields=["merged_into"])
+        player.save(update_fields=["merged_into", "updated_at"])
         if into.user_id is None and player.user_id is not None:
             into.user_id = player.user_id
-            into.save(update_fields=["user"])
+        into.save(update_fields=["user", "updated_at"])  # its sessions grew: `updated` moves
         PlayerEvent.objects.create(
             club_id=player.club_id,
             player=player,

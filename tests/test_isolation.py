@@ -71,6 +71,7 @@ ROUTES = [
     Row("api_session_detail", "get", READ),
     Row("api_session_export", "get", READ),
     Row("api_session_entry", "get", READ),
+    Row("api_hand_record", "get", READ),
     Row("api_hand_record", "post", WRITE, BENXI_EXAMPLE[2]),
     Row("api_hand_preview", "post", READ, BENXI_EXAMPLE[2]),
     Row("api_hand_correct", "post", WRITE, {"hand": BENXI_EXAMPLE[0] | {"captured": 10}, "reason": "10, not 15"}),

@@ -6,6 +6,8 @@ from rest_framework import serializers
 
 from settlement.ratings import FAMILIES
 
+from .schema import CLEAN_TEXT, NAME_TEXT
+
 FAMILY_CHOICES = list(FAMILIES)
 
 
@@ -41,13 +43,15 @@ class PlayerDetailSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     is_guest = serializers.BooleanField()
+    created = serializers.DateTimeField(source="created_at", help_text="when it was made")
+    updated = serializers.DateTimeField(source="updated_at", help_text="its latest change (a rename, a merge)")
 
 
 class PlayerRenameSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=60, help_text="the new name (cleaned like every name)")
-    reason = serializers.CharField(required=False, max_length=500, help_text="kept in the audit trail")
+    name = serializers.RegexField(NAME_TEXT, max_length=60, help_text="the new name (cleaned like every name)")
+    reason = serializers.RegexField(CLEAN_TEXT, required=False, max_length=500, help_text="kept in the audit trail")
 
 
 class PlayerMergeSerializer(serializers.Serializer):
     into = serializers.IntegerField(help_text="the id of the club's player who stays; this one is merged into it")
-    reason = serializers.CharField(required=False, max_length=500, help_text="kept in the audit trail")
+    reason = serializers.RegexField(CLEAN_TEXT, required=False, max_length=500, help_text="kept in the audit trail")

@@ -12,6 +12,7 @@ from settlement import policy, services_players
 from settlement.ledger import LedgerError
 from settlement.models import Player
 from settlement.ratings import family_label
+from settlement.rules.base import RulesError
 from settlement.scoping import get_membership_for_user, get_player_for_user
 from settlement.selectors.ratings import leaderboard
 
@@ -72,6 +73,7 @@ def player_detail(request: Request, slug: str, player_id: int) -> Response:
     if request.method == "PATCH":
         policy.deny_unless(policy.may_manage(membership.role))
         body = _object_body(request, ("name", "reason"))
+        _reason_text(body)
         if "name" not in body:
             raise LedgerError("player.name_required", field="name")
         player = services_players.player_rename(
@@ -99,6 +101,7 @@ def player_merge(request: Request, slug: str, player_id: int) -> Response:
     membership, player = get_player_for_user(request.user, slug, player_id)
     policy.deny_unless(policy.may_manage(membership.role))
     body = _object_body(request, ("into", "reason"))
+    _reason_text(body)
     into_id = body.get("into")
     # Beyond a database integer no player has that id (and PostgreSQL would refuse the query).
     if not isinstance(into_id, int) or isinstance(into_id, bool) or not 0 < into_id < 2**63:
@@ -108,3 +111,9 @@ def player_merge(request: Request, slug: str, player_id: int) -> Response:
         raise LedgerError("player.not_found", field="into")
     survivor = services_players.player_merge(player=player, into=into, user=request.user, reason=body.get("reason", ""))
     return Response(s.PlayerDetailSerializer(survivor).data)
+
+
+def _reason_text(body: dict) -> None:
+    """A reason is text or left out, as the schema says (`null` or a number is not an empty reason)."""
+    if "reason" in body and not isinstance(body["reason"], str):
+        raise LedgerError.from_rules(RulesError("value.not_text", field="reason"))

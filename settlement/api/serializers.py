@@ -10,20 +10,21 @@ they came, so that the rules engine alone says what is valid (no coercion of
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from rest_framework import serializers
 
 from settlement.models import Player, Role, Session
-from settlement.rules.base import RedealReason
 from settlement.rules.registry import VARIANTS
+
+from .schema import NAME_TEXT, REASON_TEXT, HandInputField, NullableHandInputField, ResolvedOptionsField
 
 VARIANT_CHOICES = list(VARIANTS)
 # Seats 0 … n − 1 of the largest table any variant allows (升级 with six players: 0–5); the rules
 # refuse a seat beyond the session's own players (`seat.invalid`).
 MAX_PLAYERS = max(max(variant.player_counts) for variant in VARIANTS.values())
 SEAT = {"min_value": 0, "max_value": MAX_PLAYERS - 1}
-NOT_BLANK = r"\S"  # text with something in it besides spaces
 
 # --- errors ---
 
@@ -38,67 +39,10 @@ class ErrorSerializer(serializers.Serializer):
 # --- request bodies (described for the schema; the rules engine checks them) ---
 
 
-class PenaltySerializer(serializers.Serializer):
-    seat = serializers.IntegerField(**SEAT)
-    kind = serializers.ChoiceField(choices=["shuai", "misdeal"])
-
-
-class BottomJokersSerializer(serializers.Serializer):
-    big = serializers.IntegerField(min_value=0, max_value=3, required=False)
-    small = serializers.IntegerField(min_value=0, max_value=3, required=False)
-
-
-class HandInputSerializer(serializers.Serializer):
-    """A hand as entered (`../shared/rules/README.md`, "Hand fields"); which fields a variant uses is its own."""
-
-    dealer = serializers.IntegerField(required=False, help_text="头家: first to bid", **SEAT)
-    declarer = serializers.IntegerField(required=False, help_text="庄家", **SEAT)
-    bid = serializers.IntegerField(required=False, min_value=0, help_text="叫分 / 标分")
-    captured = serializers.IntegerField(
-        required=False, min_value=0, help_text="points won by the capture side, not the bottom"
-    )
-    bottom_points = serializers.IntegerField(required=False, min_value=0)
-    kou_di = serializers.BooleanField(required=False)
-    kou = serializers.ChoiceField(choices=["side", "trump", "joker"], required=False)
-    bottom_multiplier = serializers.IntegerField(required=False, min_value=2)
-    kou_cards = serializers.IntegerField(
-        required=False, min_value=1, help_text="升级, with kou_di: cards each player played to the last trick"
-    )
-    kou_unit = serializers.IntegerField(
-        required=False, min_value=1, help_text="升级, with kou_di: cards in the largest unit of the led play"
-    )
-    jack_kou = serializers.BooleanField(
-        required=False, help_text="升级, with kou_di: the last trick won with a single J (勾J, option jack_back_to_two)"
-    )
-    forced = serializers.BooleanField(required=False)
-    partner = serializers.IntegerField(required=False, allow_null=True, help_text="null: the declarer alone", **SEAT)
-    contract = serializers.ChoiceField(choices=["plain", "bao", "gou"], required=False)
-    surrender = serializers.BooleanField(required=False)
-    bombs = serializers.IntegerField(required=False, min_value=0)
-    penalties = PenaltySerializer(many=True, required=False)
-    no_trump_bottom = serializers.BooleanField(required=False)
-    bottom_jokers = BottomJokersSerializer(required=False)
-    gan_guo = serializers.BooleanField(required=False)
-    tribute = serializers.ChoiceField(choices=["normal", "reversed", "cancelled"], required=False)
-    redeal = serializers.ChoiceField(choices=[str(reason) for reason in RedealReason], required=False)
-
-
-class SessionDocumentSerializer(serializers.Serializer):
-    """A session document: the same JSON that `manage.py settle` reads and the export writes."""
-
-    variant = serializers.ChoiceField(choices=VARIANT_CHOICES)
-    options = serializers.DictField(
-        child=serializers.JSONField(), required=False, help_text="overrides of the variant's defaults"
-    )
-    players = serializers.ListField(
-        child=serializers.RegexField(NOT_BLANK, max_length=60),
-        min_length=3,
-        max_length=MAX_PLAYERS,
-        help_text="names, in seat order",
-    )
-    hands = HandInputSerializer(many=True)
-    date = serializers.DateField(required=False, help_text="the day of the sitting (kept on import)")
-    venue = serializers.CharField(required=False, max_length=100, allow_blank=True)
+# A hand and a session document are typed per variant in `schema.py` (built from the engine's description);
+# the views name these components as their request and response bodies.
+HAND_INPUT = {"$ref": "#/components/schemas/HandInput"}
+SESSION_DOCUMENT = {"$ref": "#/components/schemas/SessionDocument"}
 
 
 REVISION_HELP = (
@@ -108,13 +52,13 @@ REVISION_HELP = (
 
 
 class HandCorrectSerializer(serializers.Serializer):
-    hand = HandInputSerializer(help_text="the corrected hand, whole")
-    reason = serializers.RegexField(NOT_BLANK, max_length=500, help_text="why (kept in the hand's history)")
+    hand = HandInputField(help_text="the corrected hand, whole")
+    reason = serializers.RegexField(REASON_TEXT, max_length=500, help_text="why (kept in the hand's history)")
     revision = serializers.IntegerField(min_value=1, required=False, help_text=REVISION_HELP)
 
 
 class HandVoidSerializer(serializers.Serializer):
-    reason = serializers.RegexField(NOT_BLANK, max_length=500, help_text="why (kept in the hand's history)")
+    reason = serializers.RegexField(REASON_TEXT, max_length=500, help_text="why (kept in the hand's history)")
     revision = serializers.IntegerField(min_value=1, required=False, help_text=REVISION_HELP)
 
 
@@ -122,6 +66,9 @@ class HandVoidSerializer(serializers.Serializer):
 
 
 class SessionFilterSerializer(serializers.Serializer):
+    updated_since = serializers.DateTimeField(
+        required=False, help_text="sessions whose `updated` (latest write) is at or after this time (ISO 8601)"
+    )
     date_from = serializers.DateField(required=False, help_text="sessions on or after this day")
     date_to = serializers.DateField(required=False, help_text="sessions on or before this day")
     variant = serializers.ChoiceField(choices=VARIANT_CHOICES, required=False)
@@ -193,6 +140,8 @@ class ClubSerializer(serializers.Serializer):
     slug = serializers.SlugField()
     name = serializers.CharField()
     role = serializers.ChoiceField(choices=Role.choices, help_text="your role in the club")
+    created = serializers.DateTimeField(source="created_at", help_text="when it was made")
+    updated = serializers.DateTimeField(source="updated_at", help_text="its latest change")
 
 
 class PlayerSerializer(serializers.Serializer):
@@ -200,6 +149,8 @@ class PlayerSerializer(serializers.Serializer):
     name = serializers.CharField()
     is_guest = serializers.BooleanField()
     sessions = serializers.IntegerField(help_text="sessions sat in")
+    created = serializers.DateTimeField(source="created_at", help_text="when it was made")
+    updated = serializers.DateTimeField(source="updated_at", help_text="its latest change (name, login, guest or not)")
 
 
 class SeatSummarySerializer(serializers.Serializer):
@@ -208,6 +159,47 @@ class SeatSummarySerializer(serializers.Serializer):
     name = serializers.CharField(source="player.name")
     total = serializers.IntegerField(help_text="hand deltas plus game adjustments, in the session's unit")
     games_won = serializers.IntegerField()
+
+
+SESSION_UPDATED_HELP = "its latest write: a hand recorded, corrected or voided, a close or a reopen"
+LIST_LIMIT = 100  # items per page of a list (at most LIST_LIMIT_MAX)
+LIST_LIMIT_MAX = 500
+
+
+class PageSerializer(serializers.Serializer):
+    """A page of a list: `count` of all that match, links to the next and previous page (null at the ends)."""
+
+    count = serializers.IntegerField(help_text="how many match, on every page")
+    next = serializers.URLField(allow_null=True, help_text="the next page; null on the last")
+    previous = serializers.URLField(allow_null=True, help_text="the previous page; null on the first")
+
+
+def page_of(item: type[serializers.Serializer], name: str) -> type[serializers.Serializer]:
+    """`PageSerializer` with `results` of `item`, as a component `name`."""
+    return type(name, (PageSerializer,), {"results": item(many=True), "__module__": __name__})
+
+
+class PageQuerySerializer(serializers.Serializer):
+    limit = serializers.IntegerField(
+        required=False, default=LIST_LIMIT, min_value=1, max_value=LIST_LIMIT_MAX, help_text="items per page"
+    )
+    offset = serializers.IntegerField(
+        required=False, default=0, min_value=0, max_value=1_000_000, help_text="how many to skip"
+    )
+
+
+class ListQuerySerializer(serializers.Serializer):
+    limit = serializers.IntegerField(
+        required=False, default=LIST_LIMIT, min_value=1, max_value=LIST_LIMIT_MAX, help_text="items per page"
+    )
+    offset = serializers.IntegerField(
+        required=False, default=0, min_value=0, max_value=1_000_000, help_text="how many to skip"
+    )
+    updated_since = serializers.DateTimeField(
+        required=False,
+        help_text="only those whose `updated` is at or after this time (ISO 8601; send the newest `updated` "
+        "you have for an incremental sync)",
+    )
 
 
 class SessionSummarySerializer(serializers.Serializer):
@@ -219,6 +211,8 @@ class SessionSummarySerializer(serializers.Serializer):
     unit = serializers.CharField(source="session.unit")
     hands = serializers.IntegerField(help_text="hands that count (void ones left out)")
     seats = SeatSummarySerializer(many=True)
+    created = serializers.DateTimeField(source="session.created_at", help_text="when it was made")
+    updated = serializers.DateTimeField(source="session.updated_at", help_text=SESSION_UPDATED_HELP)
 
 
 class SessionPageSerializer(serializers.Serializer):
@@ -243,6 +237,14 @@ class HandResultSerializer(serializers.Serializer):
     next_dealer = serializers.IntegerField(allow_null=True)
     levels = serializers.ListField(child=serializers.CharField(), required=False, help_text="level variants only")
     next_declarer = serializers.IntegerField(allow_null=True, required=False, help_text="level variants only")
+    tribute_next = serializers.IntegerField(
+        allow_null=True,
+        required=False,
+        help_text=(
+            "打滚子 only: the tribute cards (进贡) the next scored hand's declarer takes from his 上家 "
+            "(the seat before him); null when none is due (a game's first hand, or the game ended)"
+        ),
+    )
 
 
 class GameResultSerializer(serializers.Serializer):
@@ -274,7 +276,7 @@ class ResultsDocumentSerializer(serializers.Serializer):
     """The results document, as `manage.py settle` prints it (hands numbered as in the ledger)."""
 
     variant = serializers.CharField()
-    options = serializers.DictField(child=serializers.JSONField(), help_text="every option, resolved")
+    options = ResolvedOptionsField(help_text="every option, resolved")
     players = serializers.ListField(child=serializers.CharField())
     unit = serializers.CharField()
     hands = HandResultSerializer(many=True)
@@ -290,6 +292,8 @@ class SessionResultsSerializer(ResultsDocumentSerializer):
     date = serializers.DateField()
     venue = serializers.CharField(allow_blank=True)
     status = serializers.ChoiceField(choices=Session.Status.choices)
+    created = serializers.DateTimeField(help_text="when it was opened or imported")
+    updated = serializers.DateTimeField(help_text=SESSION_UPDATED_HELP)
     hand_count = serializers.IntegerField(help_text="hands in the log, void ones included (the last hand's number)")
     next = serializers.URLField(
         allow_null=True, help_text="the page of the hands before these (older); null on the last page"
@@ -303,7 +307,9 @@ class HandWriteSerializer(serializers.Serializer):
     n = serializers.IntegerField(help_text="the hand's number in the session")
     revision = serializers.IntegerField(help_text="1 = as recorded; later = corrections and voids")
     is_void = serializers.BooleanField()
-    input = serializers.JSONField(allow_null=True, help_text="the hand as entered (null once void)")
+    input = NullableHandInputField(allow_null=True, help_text="the hand as entered (null once void)")
+    created = serializers.DateTimeField(help_text="when it was recorded")
+    updated = serializers.DateTimeField(help_text="its latest revision's time")
     result = HandResultSerializer(allow_null=True)
     game_end = GameResultSerializer(allow_null=True, help_text="the game this hand finished, if it did")
 
@@ -411,6 +417,8 @@ class SessionStatusSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="pk")
     status = serializers.ChoiceField(choices=Session.Status.choices)
     closed_at = serializers.DateTimeField(allow_null=True, help_text="when it was closed; null while open")
+    created = serializers.DateTimeField(source="created_at", help_text="when it was made")
+    updated = serializers.DateTimeField(source="updated_at", help_text=SESSION_UPDATED_HELP)
 
 
 class EmptySerializer(serializers.Serializer):
@@ -421,8 +429,11 @@ class RevisionSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="1 = as recorded; later = corrections and voids")
     author = serializers.CharField(source="author.username", help_text="who entered it (username)")
     created = serializers.DateTimeField(source="created_at")
+    updated = serializers.DateTimeField(
+        source="created_at", help_text="the same as `created`: a revision never changes"
+    )
     reason = serializers.CharField(allow_blank=True, help_text="why (empty for the recording)")
-    input = serializers.JSONField(allow_null=True, help_text="the hand as entered (null for a void)")
+    input = NullableHandInputField(allow_null=True, help_text="the hand as entered (null for a void)")
     void = serializers.BooleanField(source="is_void")
 
 
@@ -434,6 +445,11 @@ class ApiTokenSerializer(serializers.Serializer):
     expires = serializers.DateTimeField(source="expires_at", allow_null=True, help_text="null: never")
     last_used = serializers.DateTimeField(source="last_used_at", allow_null=True)
     revoked = serializers.DateTimeField(source="revoked_at", allow_null=True)
+    updated = serializers.SerializerMethodField(help_text="when it was revoked, else when it was made")
+
+    def get_updated(self, token: Any) -> datetime.datetime:
+        data = token if isinstance(token, dict) else vars(token)
+        return serializers.DateTimeField().to_representation(data["revoked_at"] or data["created_at"])
 
 
 class ApiTokenMadeSerializer(ApiTokenSerializer):
@@ -441,5 +457,23 @@ class ApiTokenMadeSerializer(ApiTokenSerializer):
 
 
 class ApiTokenCreateSerializer(serializers.Serializer):
-    name = serializers.RegexField(NOT_BLANK, max_length=60, help_text="what the token is for, e.g. `spreadsheet`")
+    name = serializers.RegexField(NAME_TEXT, max_length=60, help_text="what the token is for, e.g. `spreadsheet`")
     expires = serializers.DateTimeField(required=False, allow_null=True, help_text="leave out or null: never")
+
+
+class HandListItemSerializer(serializers.Serializer):
+    """A hand of the log, void ones too: its current revision (no results: `GET sessions/{id}/` has those)."""
+
+    n = serializers.IntegerField(help_text="the hand's number in the session")
+    revision = serializers.IntegerField(help_text="its current revision: 1 = as recorded")
+    is_void = serializers.BooleanField()
+    input = NullableHandInputField(allow_null=True, help_text="the hand as entered (null once void)")
+    created = serializers.DateTimeField(help_text="when it was recorded")
+    updated = serializers.DateTimeField(help_text="its latest revision's time")
+
+
+ClubPageSerializer = page_of(ClubSerializer, "ClubPageSerializer")
+PlayerPageSerializer = page_of(PlayerSerializer, "PlayerPageSerializer")
+RevisionPageSerializer = page_of(RevisionSerializer, "RevisionPageSerializer")
+ApiTokenPageSerializer = page_of(ApiTokenSerializer, "ApiTokenPageSerializer")
+HandPageSerializer = page_of(HandListItemSerializer, "HandPageSerializer")

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import api_view
 from rest_framework.permissions import IsAuthenticated
@@ -43,6 +43,7 @@ from .authentication import ApiTokenAuthentication
 from .errors import NotAnObject, error_body
 from .parsers import JSONWithoutNulParser, nul_refuse
 from .renderers import FormatNegotiation, StandingsCSVRenderer
+from .schema import golden_documents
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 JSON = "application/json"
@@ -87,16 +88,22 @@ def _errors(*codes: int, media_type: str | None = None) -> dict[Any, Any]:
 READ_ERRORS = _errors(401, 404)
 WRITE_ERRORS = _errors(400, 401, 403, 404, 409)
 
-# Request examples (Swagger UI offers them; schemathesis sends them first).
-HAND_EXAMPLE = {"declarer": 1, "bid": 85, "captured": 20}
-DOCUMENT_EXAMPLE = {
-    "variant": "baifen.benxi",
-    "options": {"target": 205},
-    "players": ["甲", "乙", "丙", "丁"],
-    "hands": [{"dealer": 0, "declarer": 0, "bid": 80, "captured": 15}, {"dealer": 1, **HAND_EXAMPLE}],
-    "date": "2026-11-30",
-    "venue": "一号桌",
-}
+# Request examples (Swagger UI offers them; schemathesis sends them first), from the golden sessions.
+GOLDEN = golden_documents()
+DOCUMENT_EXAMPLES = [
+    OpenApiExample(name, value=golden["document"], request_only=True, description=golden["source"])
+    for name, golden in GOLDEN.items()
+]
+HAND_EXAMPLE = GOLDEN["baifen-benxi-example"]["document"]["hands"][1]
+HAND_EXAMPLES = [
+    OpenApiExample(
+        f"{golden['document']['variant']}: hand 2 of {name}",
+        value=golden["document"]["hands"][1],
+        request_only=True,
+        description=golden["source"],
+    )
+    for name, golden in GOLDEN.items()
+]
 
 
 def _idempotency_key(request: Request) -> str:
@@ -143,15 +150,41 @@ def _query(serializer: Any) -> dict[str, Any]:
 
 
 def _session_body(session: Session, results: dict[str, Any]) -> dict[str, Any]:
-    """The results document with the session's id, club, date, venue and status first."""
+    """The results document with the session's id, club, date, venue, status and times first."""
     return {
         "id": session.pk,
         "club": session.club.slug,
         "date": session.date.isoformat(),
         "venue": session.venue,
         "status": session.status,
+        "created": s.SessionResultsSerializer().fields["created"].to_representation(session.created_at),
+        "updated": s.SessionResultsSerializer().fields["updated"].to_representation(session.updated_at),
         **results,
     }
+
+
+def _page_links(url: str, *, offset: int, limit: int, count: int) -> dict[str, str | None]:
+    """`next` and `previous` of a list's page: `url` with `offset` moved by `limit` (null at the ends)."""
+    following = replace_query_param(url, "offset", offset + limit) if offset + limit < count else None
+    if offset <= 0:
+        preceding = None
+    elif offset - limit <= 0:
+        preceding = remove_query_param(url, "offset")
+    else:
+        preceding = replace_query_param(url, "offset", offset - limit)
+    return {"next": following, "previous": preceding}
+
+
+def _list_page(request: Request, items: Any, serializer: type[serializers.Serializer]) -> Response:
+    """A page of `items` (a query set with `updated_at`): `?limit`, `?offset` and `?updated_since` applied."""
+    query = _query(s.ListQuerySerializer(data=request.query_params.dict()))
+    offset, limit = query["offset"], query["limit"]
+    if "updated_since" in query:
+        items = items.filter(updated_at__gte=query["updated_since"])
+    count = items.count()
+    page = list(items[offset : offset + limit]) if count > offset else []
+    links = _page_links(request.build_absolute_uri(), offset=offset, limit=limit, count=count)
+    return Response({"count": count, **links, "results": serializer(page, many=True).data})
 
 
 def _session_results(session: Session, *, url: str, offset: int = 0, limit: int = s.HANDS_PAGE) -> dict[str, Any]:
@@ -182,11 +215,14 @@ def _hand_body(session: Session, write: services.HandWrite) -> dict[str, Any]:
         session=session, number=write.hand.number, lang=request_lang(), derived=write.derived
     )
     revision = write.revision
+    times = s.HandWriteSerializer().fields["created"]
     return {
         "n": write.hand.number,
         "revision": revision.number,
         "is_void": revision.is_void,
         "input": hand_input_ordered(revision.input),
+        "created": times.to_representation(write.hand.created_at),
+        "updated": times.to_representation(revision.created_at),
         "result": result,
         "game_end": game_end,
     }
@@ -198,26 +234,26 @@ def _hand_body(session: Session, write: services.HandWrite) -> dict[str, Any]:
 @extend_schema(
     operation_id="clubs_list",
     tags=["clubs"],
-    summary="Your clubs, with your role in each",
-    responses={200: s.ClubSerializer(many=True), **_errors(401)},
+    summary="Your clubs, with your role in each, a page at a time",
+    parameters=[s.ListQuerySerializer],
+    responses={200: s.ClubPageSerializer, **_errors(400, 401)},
 )
 @api_endpoint("GET")
 def clubs_list(request: Request) -> Response:
-    clubs = selectors.user_clubs(user=request.user)
-    return Response(s.ClubSerializer(clubs, many=True).data)
+    return _list_page(request, selectors.user_clubs(user=request.user), s.ClubSerializer)
 
 
 @extend_schema(
     operation_id="club_players_list",
     tags=["clubs"],
-    summary="The club's players (members first, then guests)",
-    responses={200: s.PlayerSerializer(many=True), **READ_ERRORS},
+    summary="The club's players (members first, then guests), a page at a time",
+    parameters=[s.ListQuerySerializer],
+    responses={200: s.PlayerPageSerializer, **_errors(400, 401, 404)},
 )
 @api_endpoint("GET")
 def club_players(request: Request, slug: str) -> Response:
     membership = get_membership_for_user(request.user, slug)
-    players = selectors.club_players(club=membership.club)
-    return Response(s.PlayerSerializer(players, many=True).data)
+    return _list_page(request, selectors.club_players(club=membership.club), s.PlayerSerializer)
 
 
 # --- sessions ---
@@ -259,8 +295,8 @@ def club_players(request: Request, slug: str) -> Response:
             description="`true` when the session had been imported already with this key",
         ),
     ],
-    request=s.SessionDocumentSerializer,
-    examples=[OpenApiExample("本溪, two hands", value=DOCUMENT_EXAMPLE, request_only=True)],
+    request={JSON: s.SESSION_DOCUMENT},
+    examples=DOCUMENT_EXAMPLES,
     responses={201: s.SessionResultsSerializer, **WRITE_ERRORS},
 )
 @etag_conditional
@@ -287,15 +323,8 @@ def club_sessions(request: Request, slug: str) -> Response:
     filters = _query(s.SessionFilterSerializer(data=request.query_params.dict(), club=club))
     offset, limit = filters.pop("offset"), filters.pop("limit")
     page = selectors.club_sessions_page(club=club, offset=offset, limit=limit, **filters)
-    url = request.build_absolute_uri()
-    following = replace_query_param(url, "offset", offset + limit) if offset + limit < page.count else None
-    if offset <= 0:
-        preceding = None
-    elif offset - limit <= 0:
-        preceding = remove_query_param(url, "offset")
-    else:
-        preceding = replace_query_param(url, "offset", offset - limit)
-    body = {"count": page.count, "next": following, "previous": preceding, "results": page.summaries}
+    links = _page_links(request.build_absolute_uri(), offset=offset, limit=limit, count=page.count)
+    body = {"count": page.count, **links, "results": page.summaries}
     return Response(s.SessionPageSerializer(body).data)
 
 
@@ -329,7 +358,7 @@ def session_detail(request: Request, session_id: int) -> Response:
     tags=["sessions"],
     summary="The session document, which imports again to the same results",
     description="Void hands are left out, so hand numbers close up.",
-    responses={200: s.SessionDocumentSerializer, **READ_ERRORS},
+    responses={200: s.SESSION_DOCUMENT, **READ_ERRORS},
 )
 @api_endpoint("GET")
 def session_export(request: Request, session_id: int) -> Response:
@@ -373,6 +402,19 @@ def session_reopen(request: Request, session_id: int) -> Response:
 
 
 @extend_schema(
+    methods=["GET"],
+    operation_id="hands_list",
+    tags=["hands"],
+    summary="The session's hands in play order, void ones too, each as currently entered, a page at a time",
+    description=(
+        "For an incremental sync: `updated_since` gives the hands with a revision (a recording, a correction, "
+        "a void) at or after that time. The figures are in `GET sessions/{id}/`."
+    ),
+    parameters=[s.ListQuerySerializer],
+    responses={200: s.HandPageSerializer, **NOT_MODIFIED, **_errors(400, 401, 404)},
+)
+@extend_schema(
+    methods=["POST"],
     operation_id="hand_record",
     tags=["hands"],
     summary="Record the next hand of an open session",
@@ -395,13 +437,22 @@ def session_reopen(request: Request, session_id: int) -> Response:
             description="`true` when the hand had been recorded already with this key",
         ),
     ],
-    request=s.HandInputSerializer,
-    examples=[OpenApiExample("本溪: 85 broken with 20 captured", value=HAND_EXAMPLE, request_only=True)],
+    request={JSON: s.HAND_INPUT},
+    examples=HAND_EXAMPLES,
     responses={201: s.HandWriteSerializer, **WRITE_ERRORS},
 )
-@api_endpoint("POST")
+@etag_conditional
+@api_endpoint("GET", "POST")
 def hand_record(request: Request, session_id: int) -> Response:
     membership, session = get_session_for_user(request.user, session_id)
+    if request.method != "POST":
+        query = _query(s.ListQuerySerializer(data=request.query_params.dict()))
+        offset, limit = query["offset"], query["limit"]
+        count, hands = selectors.session_hands(
+            session=session, updated_since=query.get("updated_since"), offset=offset, limit=limit
+        )
+        links = _page_links(request.build_absolute_uri(), offset=offset, limit=limit, count=count)
+        return Response({"count": count, **links, "results": s.HandListItemSerializer(hands, many=True).data})
     policy.deny_unless(policy.may_write(membership.role))
     with _key_errors():
         write = services.hand_record(
@@ -417,8 +468,8 @@ def hand_record(request: Request, session_id: int) -> Response:
     summary="What the session's results would be with this hand (nothing is written)",
     description="The hand is added after the others, or with `number` replaces that hand (a correction's preview).",
     parameters=[s.PreviewQuerySerializer],
-    request=s.HandInputSerializer,
-    examples=[OpenApiExample("本溪: 85 broken with 20 captured", value=HAND_EXAMPLE, request_only=True)],
+    request={JSON: s.HAND_INPUT},
+    examples=HAND_EXAMPLES,
     responses={200: s.ResultsDocumentSerializer, **_errors(400, 401, 404)},
 )
 @api_endpoint("POST")
@@ -436,8 +487,8 @@ def hand_preview(request: Request, session_id: int) -> Response:
     request=s.HandCorrectSerializer,
     examples=[
         OpenApiExample(
-            "captured 25, not 20",
-            value={"hand": {**HAND_EXAMPLE, "captured": 25}, "reason": "captured 25, not 20"},
+            "captured 5 more",
+            value={"hand": {**HAND_EXAMPLE, "captured": HAND_EXAMPLE["captured"] + 5}, "reason": "5 more captured"},
             request_only=True,
         )
     ],
@@ -486,13 +537,19 @@ def hand_void(request: Request, session_id: int, number: int) -> Response:
     operation_id="hand_revisions",
     tags=["hands"],
     summary="Hand n's history: every revision, oldest first, with its author, time and reason",
-    responses={200: s.RevisionSerializer(many=True), **READ_ERRORS},
+    description="A page at a time (a hand has few revisions: the first page holds them all unless `limit` is low).",
+    parameters=[s.PageQuerySerializer],
+    responses={200: s.RevisionPageSerializer, **_errors(400, 401, 404)},
 )
 @api_endpoint("GET")
 def hand_revisions(request: Request, session_id: int, number: int) -> Response:
     _, session = get_session_for_user(request.user, session_id)
+    query = _query(s.PageQuerySerializer(data=request.query_params.dict()))
+    offset, limit = query["offset"], query["limit"]
     revisions = selectors.hand_revisions(session=session, number=number)
-    return Response(s.RevisionSerializer(revisions, many=True).data)
+    links = _page_links(request.build_absolute_uri(), offset=offset, limit=limit, count=len(revisions))
+    page = revisions[offset : offset + limit]
+    return Response({"count": len(revisions), **links, "results": s.RevisionSerializer(page, many=True).data})
 
 
 # --- standings and statistics ---
@@ -583,8 +640,9 @@ def player_stats(request: Request, slug: str, player_id: int) -> Response:
     methods=["GET"],
     operation_id="tokens_list",
     tags=["tokens"],
-    summary="Your personal API tokens, newest first (revoked ones too; never their secrets)",
-    responses={200: s.ApiTokenSerializer(many=True), **_errors(401)},
+    summary="Your personal API tokens, newest first (revoked ones too; never their secrets), a page at a time",
+    parameters=[s.PageQuerySerializer],
+    responses={200: s.ApiTokenPageSerializer, **_errors(400, 401)},
 )
 @extend_schema(
     methods=["POST"],
@@ -604,7 +662,13 @@ def tokens(request: Request) -> Response:
             expires = _query(s.ApiTokenCreateSerializer(data={"name": "-", "expires": expires}))["expires"]
         token, secret = services.api_token_create(user=request.user, name=body.get("name", ""), expires_at=expires)
         return Response(s.ApiTokenMadeSerializer({**vars(token), "token": secret}).data, status=status.HTTP_201_CREATED)
-    return Response(s.ApiTokenSerializer(selectors.user_api_tokens(user=request.user), many=True).data)
+    query = _query(s.PageQuerySerializer(data=request.query_params.dict()))
+    offset, limit = query["offset"], query["limit"]
+    tokens = selectors.user_api_tokens(user=request.user)
+    count = tokens.count()
+    links = _page_links(request.build_absolute_uri(), offset=offset, limit=limit, count=count)
+    page = list(tokens[offset : offset + limit]) if count > offset else []
+    return Response({"count": count, **links, "results": s.ApiTokenSerializer(page, many=True).data})
 
 
 @extend_schema(

@@ -9,6 +9,7 @@ selectors.table_view(…)` keeps working.
 
 from .integrity import GAME_FIELDS, ROW, SETTLEMENT_FIELDS, STATE_FIELDS, Difference, session_verify
 from .records import (
+    HandListItem,
     HandRecord,
     HandWindow,
     RevisionInfo,
@@ -19,6 +20,7 @@ from .records import (
     hand_revisions,
     hand_window,
     session_events,
+    session_hands,
     session_results,
 )
 from .sessions import (
@@ -77,6 +79,7 @@ __all__ = [
     "Difference",
     "EntryState",
     "GroupStats",
+    "HandListItem",
     "HandRecord",
     "HandWindow",
     "OlderHand",
@@ -107,6 +110,7 @@ __all__ = [
     "hand_window",
     "player_stats",
     "session_events",
+    "session_hands",
     "session_options",
     "session_results",
     "session_verify",

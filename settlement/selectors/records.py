@@ -392,3 +392,42 @@ def hand_revisions(*, session: Session, number: int) -> list[HandRevision]:
     if not revisions:
         raise LedgerError("hand.not_found", field="number", hand=number, number=number)
     return revisions
+
+
+@dataclass(frozen=True, kw_only=True)
+class HandListItem:
+    """A hand of the log as the API's hand list shows it: its current revision, when made and last changed."""
+
+    n: int
+    revision: int
+    is_void: bool
+    input: Any  # the current revision's input, fields in the usual order; None when void
+    created: datetime.datetime
+    updated: datetime.datetime  # its latest revision's time
+
+
+def session_hands(
+    *, session: Session, updated_since: datetime.datetime | None = None, offset: int = 0, limit: int = 100
+) -> tuple[int, list[HandListItem]]:
+    """(count, page) of the session's hands in play order, void ones too, each with its current revision;
+    with `updated_since`, only those with a revision at or after it. Three queries."""
+    hands = Hand.objects.filter(session=session).annotate(updated=Max("revisions__created_at")).order_by("number")
+    if updated_since is not None:
+        hands = hands.filter(updated__gte=updated_since)
+    count = hands.count()
+    page = list(hands[offset : offset + limit]) if count > offset else []
+    current: dict[int, HandRevision] = {}
+    for revision in HandRevision.objects.filter(hand__in=[hand.pk for hand in page]).order_by("number"):
+        current[revision.hand_id] = revision  # the last one read is the newest
+    items = [
+        HandListItem(
+            n=hand.number,
+            revision=current[hand.pk].number,
+            is_void=current[hand.pk].is_void,
+            input=hand_input_ordered(current[hand.pk].input),
+            created=hand.created_at,
+            updated=hand.updated,  # type: ignore[attr-defined]
+        )
+        for hand in page
+    ]
+    return count, items

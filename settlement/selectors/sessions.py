@@ -75,9 +75,12 @@ def _sessions_filter(
     variant: str | None,
     player: Player | None,
     status: str | None,
+    updated_since: datetime.datetime | None = None,
 ) -> QuerySet[Session]:
     """The club's sessions matching the history filters, newest first."""
     sessions = Session.objects.filter(club=club)
+    if updated_since is not None:
+        sessions = sessions.filter(updated_at__gte=updated_since)
     if date_from is not None:
         sessions = sessions.filter(date__gte=date_from)
     if date_to is not None:
@@ -145,12 +148,19 @@ def club_sessions_page(
     variant: str | None = None,
     player: Player | None = None,
     status: str | None = None,
+    updated_since: datetime.datetime | None = None,
     offset: int = 0,
     limit: int = 50,
 ) -> SessionPage:
     """One page of the club's sessions (as `club_sessions`, newest first) and the count of all: five queries."""
     sessions = _sessions_filter(
-        club=club, date_from=date_from, date_to=date_to, variant=variant, player=player, status=status
+        club=club,
+        date_from=date_from,
+        date_to=date_to,
+        variant=variant,
+        player=player,
+        status=status,
+        updated_since=updated_since,
     )
     count = sessions.count()
     found = list(sessions[offset : offset + limit]) if count > offset else []

@@ -55,7 +55,7 @@ def test_a_hands_revisions_say_who_when_why_and_what(table):
         _url(table, "hands/2/correct/"), {"hand": {**BENXI_EXAMPLE[1], "captured": 25}, "reason": "25"}, format="json"
     )
     client.post(_url(table, "hands/2/void/"), {"reason": "twice"}, format="json")
-    revisions = table.client("viewer").get(_url(table, "hands/2/revisions/")).json()
+    revisions = table.client("viewer").get(_url(table, "hands/2/revisions/")).json()["results"]
     assert [(r["number"], r["reason"], r["void"]) for r in revisions] == [
         (1, "", False),
         (2, "25", False),

@@ -1,4 +1,4 @@
-"""ETag and If-None-Match on the reads a client polls: session detail, standings and the sessions list."""
+"""ETag and If-None-Match on the reads a client polls: session detail, standings, the sessions and hand lists."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ pytestmark = pytest.mark.django_db
         "/api/v1/clubs/laonian/standings/",
         "/api/v1/clubs/laonian/standings/?format=csv",
         "/api/v1/clubs/laonian/sessions/",
+        "/api/v1/sessions/{sid}/hands/",
     ],
 )
 def test_an_unchanged_read_is_a_304_and_a_changed_one_a_200_with_a_new_etag(table, path):

@@ -178,7 +178,16 @@ def test_voiding_a_hand_keeps_its_number_and_stops_it_counting(table):
     client = table.client("owner")
     response = client.post(f"/api/v1/sessions/{table.session.pk}/hands/2/void/", {"reason": "twice"}, format="json")
     assert response.status_code == 200
-    assert response.json() == {"n": 2, "revision": 2, "is_void": True, "input": None, "result": None, "game_end": None}
+    body = response.json()
+    assert body["created"] < body["updated"]  # recorded, then voided
+    assert {k: v for k, v in body.items() if k not in ("created", "updated")} == {
+        "n": 2,
+        "revision": 2,
+        "is_void": True,
+        "input": None,
+        "result": None,
+        "game_end": None,
+    }
     assert client.get(f"/api/v1/sessions/{table.session.pk}/").json()["totals"] == [80, 15, 80, 15]
     again = client.post(f"/api/v1/sessions/{table.session.pk}/hands/2/void/", {"reason": "twice"}, format="json")
     assert_error(again, 409, "hand.already_void", hand=2, field="number")

@@ -56,7 +56,9 @@ def test_an_owner_renames_a_player(table):
         _url(table, "players", player.pk), {"name": "王强", "reason": "real name"}, format="json"
     )
     assert response.status_code == 200
-    assert response.json() == {"id": player.pk, "name": "王强", "is_guest": True}
+    body = response.json()
+    assert body["created"] < body["updated"]  # a rename moves `updated`
+    assert {k: body[k] for k in ("id", "name", "is_guest")} == {"id": player.pk, "name": "王强", "is_guest": True}
     assert PlayerEvent.objects.get().old_name == "甲"
 
 
@@ -113,3 +115,17 @@ def test_another_clubs_player_is_not_found(table):
     response = table.client("owner").post(_url(table, "players", a.pk, "merge"), {"into": elsewhere.pk}, format="json")
     assert_error(response, 400, "player.not_found", field="into")
     assert table.client("owner").get(_url(table, "players", elsewhere.pk)).status_code == 404
+
+
+@pytest.mark.parametrize("reason", [None, 5])
+def test_a_rename_or_merge_reason_that_is_not_text_is_refused(table, reason):
+    player = Player.objects.get(club=table.club, name="甲")
+    client = table.client("owner")
+    renamed = client.patch(_url(table, "players", player.pk), {"name": "王强", "reason": reason}, format="json")
+    assert renamed.status_code == 400 and renamed.json()["field"] == "reason"
+    other = Player.objects.exclude(pk=player.pk).filter(club=table.club).first()
+    merge = client.post(
+        _url(table, "players", player.pk) + "merge/", {"into": other.pk, "reason": reason}, format="json"
+    )
+    assert merge.status_code == 400 and merge.json()["field"] == "reason"
+    assert Player.objects.get(pk=player.pk).name == "甲"

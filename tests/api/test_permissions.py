@@ -24,6 +24,7 @@ ENDPOINTS = [
     ("standings csv", "get", "/api/v1/clubs/{slug}/standings/?format=csv", None, False, 200),
     ("session", "get", "/api/v1/sessions/{id}/", None, False, 200),
     ("export", "get", "/api/v1/sessions/{id}/export/", None, False, 200),
+    ("hands", "get", "/api/v1/sessions/{id}/hands/", None, False, 200),
     ("hand", "post", "/api/v1/sessions/{id}/hands/", BENXI_EXAMPLE[2], True, 201),
     ("preview", "post", "/api/v1/sessions/{id}/hands/preview/", BENXI_EXAMPLE[2], False, 200),
     (
@@ -92,8 +93,11 @@ def test_owners_and_scorekeepers_may_call_every_endpoint(table, who, name, metho
 def test_clubs_lists_only_the_callers_clubs_with_the_role(table):
     response = table.client("viewer").get("/api/v1/clubs/")
     assert response.status_code == 200
-    assert response.json() == [{"slug": "laonian", "name": "老年活动中心", "role": "viewer"}]
-    assert [c["slug"] for c in table.client("outsider").get("/api/v1/clubs/").json()] == ["other"]
+    clubs = response.json()["results"]
+    assert [{k: c[k] for k in ("slug", "name", "role")} for c in clubs] == [
+        {"slug": "laonian", "name": "老年活动中心", "role": "viewer"}
+    ]
+    assert [c["slug"] for c in table.client("outsider").get("/api/v1/clubs/").json()["results"]] == ["other"]
     assert_error(table.client("anonymous").get("/api/v1/clubs/"), 401, "not_authenticated")
 
 
@@ -127,4 +131,4 @@ def test_drf_create_token_makes_a_token_the_api_accepts(table, capsys):
     call_command("drf_create_token", table.scorekeeper.username)
     key = capsys.readouterr().out.split()[2]
     client = APIClient(HTTP_AUTHORIZATION=f"Token {key}")
-    assert client.get("/api/v1/clubs/").json()[0]["slug"] == "laonian"
+    assert client.get("/api/v1/clubs/").json()["results"][0]["slug"] == "laonian"

@@ -133,30 +133,35 @@ def test_the_list_costs_the_same_queries_however_many_sessions(table, django_ass
 
 def test_players_list_costs_the_same_queries_however_many_players(table, django_assert_num_queries):
     client = table.client("viewer")
-    with django_assert_num_queries(3):  # token, membership, players
-        first = client.get("/api/v1/clubs/laonian/players/").json()
+    with django_assert_num_queries(4):  # token, membership, count, players
+        first = client.get("/api/v1/clubs/laonian/players/").json()["results"]
     for i in range(10):
         make_player(table.club, f"新人{i}")
-    with django_assert_num_queries(3):
-        assert len(client.get("/api/v1/clubs/laonian/players/").json()) == len(first) + 10
+    with django_assert_num_queries(4):
+        assert len(client.get("/api/v1/clubs/laonian/players/").json()["results"]) == len(first) + 10
     jia = next(player for player in first if player["name"] == "甲")
     assert (jia["is_guest"], jia["sessions"]) == (True, 1)
 
 
 def test_clubs_list_costs_the_same_queries_however_many_clubs(table, django_assert_num_queries):
     client = table.client("owner")
-    with django_assert_num_queries(2):  # token, clubs
+    with django_assert_num_queries(3):  # token, count, clubs
         client.get("/api/v1/clubs/")
     for _ in range(5):
         make_member(make_club(), user=table.owner)
-    with django_assert_num_queries(2):
-        assert len(client.get("/api/v1/clubs/").json()) == 6
+    with django_assert_num_queries(3):
+        assert len(client.get("/api/v1/clubs/").json()["results"]) == 6
 
 
 def test_the_session_is_the_settle_results_document_plus_id_club_date_and_status(table):
     response = table.client("viewer").get(f"/api/v1/sessions/{table.session.pk}/")
     assert response.status_code == 200
     body = response.json()
+    times = {k: datetime.datetime.fromisoformat(body.pop(k)) for k in ("created", "updated")}
+    table.session.refresh_from_db()
+    # opened, then two hands recorded: `updated` is the second hand's revision's time
+    assert times == {"created": table.session.created_at, "updated": table.session.updated_at}
+    assert table.session.updated_at == table.session.hands.get(number=2).revisions.get().created_at
     meta = {k: body.pop(k) for k in ("id", "club", "date", "venue", "status", "hand_count", "next", "previous")}
     assert meta == {
         "id": table.session.pk,

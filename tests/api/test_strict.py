@@ -22,6 +22,7 @@ def _gets(table) -> list[str]:
         "/api/v1/clubs/laonian/standings/",
         "/api/v1/clubs/laonian/standings/?format=csv",
         f"/api/v1/sessions/{sid}/",
+        f"/api/v1/sessions/{sid}/hands/",
         f"/api/v1/sessions/{sid}/export/",
         f"/api/v1/sessions/{sid}/entry/",
         f"/api/v1/sessions/{sid}/hands/1/revisions/",

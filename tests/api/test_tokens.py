@@ -29,8 +29,8 @@ def test_a_token_made_through_the_api_works_as_bearer_and_token_and_is_stored_ha
     stored = ApiToken.objects.get(pk=body["id"])
     assert secret not in (stored.key_hash, stored.prefix) and len(stored.key_hash) == 64
     for keyword in ("Bearer", "Token", "bearer"):
-        assert _with(secret, keyword).get("/api/v1/clubs/").json()[0]["slug"] == "laonian"
-    listed = table.client("viewer").get("/api/v1/tokens/").json()
+        assert _with(secret, keyword).get("/api/v1/clubs/").json()["results"][0]["slug"] == "laonian"
+    listed = table.client("viewer").get("/api/v1/tokens/").json()["results"]
     assert [t["name"] for t in listed] == ["spreadsheet"] and "token" not in listed[0]
     assert listed[0]["last_used"] is not None
 
@@ -40,7 +40,7 @@ def test_a_revoked_token_stops_working_and_the_list_says_when(table):
     response = _with(secret).delete(f"/api/v1/tokens/{token.pk}/")
     assert response.status_code == 204 and response.content == b""
     assert_error(_with(secret).get("/api/v1/clubs/"), 401, "authentication_failed")
-    assert table.client("owner").get("/api/v1/tokens/").json()[0]["revoked"] is not None
+    assert table.client("owner").get("/api/v1/tokens/").json()["results"][0]["revoked"] is not None
 
 
 def test_an_expired_token_is_refused(table):
@@ -55,7 +55,7 @@ def test_another_users_token_cannot_be_revoked(table):
     token, secret = api_token_create(user=table.owner, name="mine")
     assert_error(table.client("outsider").delete(f"/api/v1/tokens/{token.pk}/"), 404, "token.not_found", field="id")
     assert _with(secret).get("/api/v1/clubs/").status_code == 200
-    assert table.client("outsider").get("/api/v1/tokens/").json() == []
+    assert table.client("outsider").get("/api/v1/tokens/").json()["results"] == []
 
 
 @pytest.mark.parametrize(
