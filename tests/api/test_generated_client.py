@@ -106,7 +106,10 @@ def test_the_generated_client_keeps_an_evening(generated, live_server):
 
         standings = _module("api.standings.club_standings").sync_detailed("laonian", client=http)
         assert standings.status_code == 200 and standings.headers["Content-Type"].startswith("application/json")
-        assert {row["name"] for row in json.loads(standings.content)} == {"甲", "乙", "丙", "丁"}
+        # Grouped by family and unit, typed by the generated models: one 打百分 group of the four players.
+        assert [(group.family, {row.player.name for row in group.rows}) for group in standings.parsed] == [
+            ("baifen", {"甲", "乙", "丙", "丁"})
+        ]
         csv = _module("api.standings.club_standings_csv").sync_detailed("laonian", client=http)
         assert csv.status_code == 200 and csv.content.startswith("\ufeff".encode())
         assert "甲" in csv.parsed
