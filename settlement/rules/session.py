@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
 from typing import Any
 
 from .base import (
@@ -35,6 +34,7 @@ from .options import options_dump
 from .registry import VARIANTS
 
 STATE_VERSION = 1
+SETTLE_UP_SEATS = 4  # the most seats a zero-sum variant has; settle_up_transfers is minimal up to here
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -359,45 +359,34 @@ def hand_facts(variant: Variant, hand: HandInput, result: HandResult) -> dict[st
 
 
 def settle_up_transfers(totals: Sequence[int], *, unit_value: int = 1) -> tuple[Transfer, ...]:
-    """The fewest transfers that clear zero-sum totals.
+    """The fewest transfers that clear zero-sum totals: the largest debt pays the largest credit, until all clear.
 
-    With k seats owed or owing, the minimum is k minus the largest number of
-    groups the balances split into that each sum to zero; with 3 or 4 players
-    trying every split is instant. Within a group that has no smaller zero-sum
-    part, paying the largest debt to the largest credit takes k − 1 transfers.
+    With k seats owed or owing the minimum is k minus the most groups the
+    balances split into that each sum to zero. Every zero-sum variant seats at
+    most 4, and there this greedy rule reaches it: with k ≤ 3 no proper group
+    sums to zero, so k − 1 transfers are the least; with k = 4 the only split is
+    two pairs {a, −a}, {b, −b}, and the largest debt and the largest credit are
+    then one pair (|a| ≥ |b|), cleared in one transfer, the other pair in the
+    next. More seats could split three ways the greedy rule does not see, so
+    they are refused (a 5- or 6-seat zero-sum variant needs a search here).
     """
     balances = {seat: value * unit_value for seat, value in enumerate(totals) if value}
     if sum(balances.values()) != 0:
         raise AssertionError(f"settle-up needs zero-sum totals, got {list(totals)}")
+    if len(balances) > SETTLE_UP_SEATS:
+        raise AssertionError(
+            f"settle-up is minimal for at most {SETTLE_UP_SEATS} seats owed or owing, got {len(balances)}"
+        )
     transfers: list[Transfer] = []
-    for group in _zero_sum_groups(tuple(balances), balances):
-        left = {seat: balances[seat] for seat in group}
-        while any(left.values()):
-            payer = min(left, key=lambda s: (left[s], s))
-            payee = max(left, key=lambda s: (left[s], -s))
-            amount = min(-left[payer], left[payee])
-            transfers.append(Transfer(payer=payer, payee=payee, amount=amount))
-            left[payer] += amount
-            left[payee] -= amount
+    left = dict(balances)
+    while any(left.values()):
+        payer = min(left, key=lambda s: (left[s], s))
+        payee = max(left, key=lambda s: (left[s], -s))
+        amount = min(-left[payer], left[payee])
+        transfers.append(Transfer(payer=payer, payee=payee, amount=amount))
+        left[payer] += amount
+        left[payee] -= amount
     return tuple(sorted(transfers, key=lambda t: (t.payer, t.payee)))
-
-
-def _zero_sum_groups(seats: tuple[Seat, ...], balances: dict[Seat, int]) -> list[tuple[Seat, ...]]:
-    """Split `seats` into the most groups that each sum to zero (exhaustive; fine for a table)."""
-    if not seats:
-        return []
-    first, rest = seats[0], seats[1:]
-    best: list[tuple[Seat, ...]] = []
-    for size in range(len(rest) + 1):
-        for others in combinations(rest, size):
-            group = (first, *others)
-            if sum(balances[s] for s in group):
-                continue
-            remaining = tuple(s for s in rest if s not in others)
-            candidate = [group, *_zero_sum_groups(remaining, balances)]
-            if len(candidate) > len(best):
-                best = candidate
-    return best
 
 
 def session_settle(raw: Any, *, lang: str = Lang.ZH) -> dict[str, Any]:
