@@ -48,6 +48,7 @@ from .base import (
     Variant,
     bids_everywhere,
     minus,
+    redeal_passing_on,
     signed,
     team_deltas,
 )
@@ -315,17 +316,7 @@ MESSAGES: Mapping[str, tuple[str, str]] = {
 def _redeal(hand: HandInput, dealer: Seat, players: int, allowed: tuple[RedealReason, ...]) -> HandResult:
     if hand.redeal not in allowed:
         raise hand.error("redeal.reason", "redeal", choices=", ".join(allowed))
-    return HandResult(
-        status=HandStatus.REDEAL,
-        dealer=dealer,
-        declarer=None,
-        outcome=Outcome.REDEAL,
-        tags=(),
-        declarer_won=None,
-        deltas=(0,) * players,
-        steps=(Msg(key="redeal", params={"reason": Msg(key=f"redeal.{hand.redeal}")}),),
-        next_dealer=(dealer + 1) % players,
-    )
+    return redeal_passing_on(str(hand.redeal), dealer=dealer, players=players, outcome=Outcome.REDEAL)
 
 
 def _check_captured(hand: HandInput) -> int:

@@ -35,6 +35,7 @@ from .base import (
     Variant,
     bids_everywhere,
     minus,
+    redeal_passing_on,
 )
 from .options import frozen_map, option, parse_enum, parse_int, parse_keyed_ints
 
@@ -156,21 +157,6 @@ def baochang_key(bid: int, contract: Contract) -> str:
     return "100" if bid == TOP_BID else "80-95"
 
 
-def _redeal(reason: RedealReason, dealer: Seat, next_dealer: Seat) -> HandResult:
-    """A redealt hand: nobody scores, the deal passes on."""
-    return HandResult(
-        status=HandStatus.REDEAL,
-        dealer=dealer,
-        declarer=None,
-        outcome=Outcome.REDEAL,
-        tags=(),
-        declarer_won=None,
-        deltas=(0,) * PLAYERS,
-        steps=(Msg(key="redeal", params={"reason": Msg(key=f"redeal.{reason}")}),),
-        next_dealer=next_dealer,
-    )
-
-
 def _pay_alone(declarer: Seat, sign: int, a: int, steps: list[Msg]) -> list[int]:
     """Rule step 4, 1 v 3: the declarer ±3A, each other player ∓A (包场 changes nothing)."""
     deltas = [sign * 3 * a if seat == declarer else -sign * a for seat in range(PLAYERS)]
@@ -186,9 +172,9 @@ class ErguaiTable(StatelessTable):
     def play(self, hand: HandInput, ctx: Context) -> HandResult:
         """One hand, as the rule file's steps: D, what each loser loses, × the multiplier, who pays, 喜金."""
         dealer = hand.dealer if hand.dealer is not None else ctx.default_dealer
-        next_dealer = (dealer + 1) % PLAYERS
         if hand.redeal is not None:
-            return _redeal(RedealReason(hand.redeal), dealer, next_dealer)
+            return redeal_passing_on(RedealReason(hand.redeal), dealer=dealer, players=PLAYERS, outcome=Outcome.REDEAL)
+        next_dealer = (dealer + 1) % PLAYERS
         declarer, partner, bid, contract, c = self._check(hand)
         m = MULTIPLIER[contract]
         d = bid + c - 100
