@@ -379,6 +379,8 @@ class RegionalTable(StatelessTable):
     options: RegionalOptions
 
     def play(self, hand: HandInput, ctx: Context) -> HandResult:
+        """One hand, as the rule file's steps: made or broken, the declarer team's score, the capture team's,
+        抠 instead of both, the 100 bid as a game decider, then the 盘's end."""
         rules = REGIONS[self.region]
         dealer = hand.dealer if hand.dealer is not None else ctx.default_dealer
         if hand.redeal is not None:
@@ -391,81 +393,18 @@ class RegionalTable(StatelessTable):
         steps: list[Msg] = []
         tags: list[str] = []
         instant: bool | None = None  # True: declarer team wins the 盘 now; False: loses it
-
-        if bid == DECK_POINTS:
-            made = captured == 0
-            steps.append(
-                Msg(key="baifen.hundred_made")
-                if made
-                else Msg(key="baifen.hundred_broken", params={"captured": captured})
-            )
-        else:
-            total = bid + captured
-            made = total < DECK_POINTS if o.exact_hundred is ExactHundred.BROKEN else total <= DECK_POINTS
-            params = {"bid": bid, "captured": captured, "sum": total}
-            if made:
-                key = "baifen.made_exact_broken" if o.exact_hundred is ExactHundred.BROKEN else "baifen.made"
-            else:
-                key = "baifen.broken_exact" if total == DECK_POINTS else "baifen.broken"
-            steps.append(Msg(key=key, params=params))
+        made = self._made(bid, captured, steps)
         broken_score = o.broken.get(bid, -bid)
-
         if hand.kou is not None:
             outcome = Outcome.KOU
-            capture_score = o.kou_award[hand.kou]
-            declarer_score = o.kou_penalty.get(hand.kou, broken_score)
-            tags.append("抠手" if hand.kou == "side" else "抠底")
-            steps.append(
-                Msg(
-                    key="baifen.kou",
-                    params={
-                        "kind": Msg(key=f"baifen.kou.{hand.kou}"),
-                        "award": capture_score,
-                        "penalty": signed(declarer_score),
-                    },
-                )
-            )
-            if o.kou_mode is KouMode.GAME:
-                instant = False
-                steps.append(Msg(key="baifen.kou_game"))
-            elif bid == DECK_POINTS and o.bid100 is KouMode.GAME:
-                instant = False
-                steps.append(Msg(key="baifen.bid100_lost"))
+            declarer_score, capture_score, instant = self._kou(hand.kou, bid, broken_score, steps, tags)
         else:
-            if made:
-                outcome = Outcome.MADE
-                tags.append("成")
-                clean = dict(o.clean)
-                if hand.forced:
-                    clean.update(o.clean_forced)
-                if captured == 0 and bid in clean:
-                    declarer_score = clean[bid]
-                    tags.append("清")
-                    key = (
-                        "baifen.declarer_clean_forced"
-                        if hand.forced and bid in o.clean_forced
-                        else "baifen.declarer_clean"
-                    )
-                    steps.append(Msg(key=key, params={"score": declarer_score}))
-                else:
-                    declarer_score = bid
-                    steps.append(Msg(key="baifen.declarer_made", params={"score": bid}))
-            else:
-                outcome = Outcome.BROKEN
-                tags.append("破")
-                declarer_score = broken_score
-                steps.append(Msg(key="baifen.declarer_broken", params={"score": signed(declarer_score)}))
-            if captured >= o.fanbei:
-                capture_score = DECK_POINTS
-                tags.append("翻倍")
-                steps.append(Msg(key="baifen.capture_fanbei", params={"captured": captured, "fanbei": o.fanbei}))
-            else:
-                capture_score = captured
-                steps.append(Msg(key="baifen.capture", params={"captured": captured}))
+            outcome = Outcome.MADE if made else Outcome.BROKEN
+            declarer_score = self._declarer_score(hand, captured, made, broken_score, steps, tags)
+            capture_score = self._capture_score(captured, steps, tags)
             if bid == DECK_POINTS and o.bid100 is KouMode.GAME:
                 instant = made
                 steps.append(Msg(key="baifen.bid100_won" if made else "baifen.bid100_lost"))
-
         deltas = team_deltas(declarer, declarer_score, capture_score)
         game_end = self._game_end(ctx.game_totals, deltas, declarer, instant, steps)
         return HandResult(
@@ -480,6 +419,80 @@ class RegionalTable(StatelessTable):
             next_dealer=(dealer + 1) % ctx.players,
             game_end=game_end,
         )
+
+    def _made(self, bid: int, captured: int, steps: list[Msg]) -> bool:
+        """Rule step 1: 成 when bid + c ≤ 100 (< 100 with exact_hundred "broken"); a 100 bid only when c = 0."""
+        if bid == DECK_POINTS:
+            made = captured == 0
+            steps.append(
+                Msg(key="baifen.hundred_made")
+                if made
+                else Msg(key="baifen.hundred_broken", params={"captured": captured})
+            )
+            return made
+        exact_broken = self.options.exact_hundred is ExactHundred.BROKEN
+        total = bid + captured
+        made = total < DECK_POINTS if exact_broken else total <= DECK_POINTS
+        if made:
+            key = "baifen.made_exact_broken" if exact_broken else "baifen.made"
+        else:
+            key = "baifen.broken_exact" if total == DECK_POINTS else "baifen.broken"
+        steps.append(Msg(key=key, params={"bid": bid, "captured": captured, "sum": total}))
+        return made
+
+    def _kou(
+        self, kou: str, bid: int, broken_score: int, steps: list[Msg], tags: list[str]
+    ) -> tuple[int, int, bool | None]:
+        """Rule step 4, 抠: kou_award to the capture team, kou_penalty (else the broken score) to the declarer
+        team; with kou_mode "game", or a 100 bid with bid100 "game", the declarer team loses the 盘 at once.
+        Returns the declarer team's score, the capture team's and the instant end (None: none)."""
+        o = self.options
+        capture_score = o.kou_award[kou]
+        declarer_score = o.kou_penalty.get(kou, broken_score)
+        tags.append("抠手" if kou == "side" else "抠底")
+        params = {"kind": Msg(key=f"baifen.kou.{kou}"), "award": capture_score, "penalty": signed(declarer_score)}
+        steps.append(Msg(key="baifen.kou", params=params))
+        instant: bool | None = None
+        if o.kou_mode is KouMode.GAME:
+            instant = False
+            steps.append(Msg(key="baifen.kou_game"))
+        elif bid == DECK_POINTS and o.bid100 is KouMode.GAME:
+            instant = False
+            steps.append(Msg(key="baifen.bid100_lost"))
+        return declarer_score, capture_score, instant
+
+    def _declarer_score(
+        self, hand: HandInput, captured: int, made: bool, broken_score: int, steps: list[Msg], tags: list[str]
+    ) -> int:
+        """Rule step 2: made, +bid (clean[bid] when c = 0 and the table has it; forced: clean_forced first);
+        broken, broken[bid] (else −bid)."""
+        assert hand.bid is not None
+        o, bid = self.options, hand.bid
+        if not made:
+            tags.append("破")
+            steps.append(Msg(key="baifen.declarer_broken", params={"score": signed(broken_score)}))
+            return broken_score
+        tags.append("成")
+        clean = dict(o.clean)
+        if hand.forced:
+            clean.update(o.clean_forced)
+        if captured == 0 and bid in clean:
+            tags.append("清")
+            forced_clean = hand.forced and bid in o.clean_forced
+            key = "baifen.declarer_clean_forced" if forced_clean else "baifen.declarer_clean"
+            steps.append(Msg(key=key, params={"score": clean[bid]}))
+            return clean[bid]
+        steps.append(Msg(key="baifen.declarer_made", params={"score": bid}))
+        return bid
+
+    def _capture_score(self, captured: int, steps: list[Msg], tags: list[str]) -> int:
+        """Rule step 3: the capture team scores c, or 100 on 翻倍 (c ≥ fanbei), made or broken."""
+        if captured >= self.options.fanbei:
+            tags.append("翻倍")
+            steps.append(Msg(key="baifen.capture_fanbei", params={"captured": captured, "fanbei": self.options.fanbei}))
+            return DECK_POINTS
+        steps.append(Msg(key="baifen.capture", params={"captured": captured}))
+        return captured
 
     def _check_bidding(self, hand: HandInput, dealer: Seat, rules: RegionRules) -> None:
         assert hand.declarer is not None and hand.bid is not None
