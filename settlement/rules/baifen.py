@@ -423,13 +423,7 @@ class RegionalTable(StatelessTable):
     def _made(self, bid: int, captured: int, steps: list[Msg]) -> bool:
         """Rule step 1: 成 when bid + c ≤ 100 (< 100 with exact_hundred "broken"); a 100 bid only when c = 0."""
         if bid == DECK_POINTS:
-            made = captured == 0
-            steps.append(
-                Msg(key="baifen.hundred_made")
-                if made
-                else Msg(key="baifen.hundred_broken", params={"captured": captured})
-            )
-            return made
+            return _hundred_made(captured, steps)
         exact_broken = self.options.exact_hundred is ExactHundred.BROKEN
         total = bid + captured
         made = total < DECK_POINTS if exact_broken else total <= DECK_POINTS
@@ -538,6 +532,7 @@ class ClassicTable(StatelessTable):
     options: ClassicOptions
 
     def play(self, hand: HandInput, ctx: Context) -> HandResult:
+        """One hand, as the rule file's steps: made or broken, the multiple, A = m × stake and who pays it."""
         dealer = hand.dealer if hand.dealer is not None else ctx.default_dealer
         if hand.redeal is not None:
             return _redeal(hand, dealer, ctx.players, tuple(RedealReason))
@@ -549,61 +544,13 @@ class ClassicTable(StatelessTable):
         if partner == declarer:
             raise hand.error("partner.is_declarer", "partner")
         captured = _check_captured(hand)
-
-        limit = DECK_POINTS - bid
         steps: list[Msg] = []
         tags: list[str] = []
-        if bid == DECK_POINTS:
-            made = captured == 0
-            steps.append(
-                Msg(key="baifen.hundred_made")
-                if made
-                else Msg(key="baifen.hundred_broken", params={"captured": captured})
-            )
-        else:
-            exact_broken = o.exact_hundred is ExactHundred.BROKEN
-            made = captured < limit if exact_broken else captured <= limit
-            if made:
-                key = "classic.made" if exact_broken else "classic.made_exact"
-            else:
-                key = "classic.broken" if exact_broken else "classic.broken_exact"
-            steps.append(Msg(key=key, params={"bid": bid, "captured": captured, "limit": limit}))
-
-        if made and hand.kou_di:
-            outcome, won, multiple, why = Outcome.KOU, False, 2, "kou"
-            tags.append("抠底")
-            steps.append(Msg(key="classic.kou"))
-        elif made:
-            outcome, won = Outcome.MADE, True
-            multiple, why = (2, "clean") if captured == 0 else (1, "plain")
-            tags.append("成")
-            if captured == 0:
-                tags.append("清")
-        else:
-            outcome, won = Outcome.BROKEN, False
-            multiple, why = (2, "kou") if hand.kou_di else (1, "plain")
-            tags.append("破")
-            if hand.kou_di:
-                tags.append("抠底")
-        if bid == DECK_POINTS:
-            multiple, why = 8, "hundred"
+        made = self._made(bid, captured, steps)
+        outcome, won, multiple, why = _multiple(bid, captured, made, hand.kou_di, tags, steps)
         amount = multiple * o.stake
-        steps.append(
-            Msg(
-                key="classic.multiple",
-                params={"m": multiple, "why": Msg(key=f"classic.why.{why}"), "stake": o.stake, "amount": amount},
-            )
-        )
-
-        sign = 1 if won else -1
-        if partner is None:
-            deltas = tuple(sign * 3 * amount if seat == declarer else -sign * amount for seat in range(4))
-            key = "classic.alone_won" if won else "classic.alone_lost"
-            steps.append(Msg(key=key, params={"a": amount, "total": 3 * amount}))
-        else:
-            deltas = tuple(sign * amount if seat in (declarer, partner) else -sign * amount for seat in range(4))
-            key = "classic.two_v_two_won" if won else "classic.two_v_two_lost"
-            steps.append(Msg(key=key, params={"a": amount}))
+        params = {"m": multiple, "why": Msg(key=f"classic.why.{why}"), "stake": o.stake, "amount": amount}
+        steps.append(Msg(key="classic.multiple", params=params))
         return HandResult(
             status=HandStatus.SCORED,
             dealer=dealer,
@@ -611,10 +558,72 @@ class ClassicTable(StatelessTable):
             outcome=outcome,
             tags=tuple(tags),
             declarer_won=won,
-            deltas=deltas,
+            deltas=_classic_pay(declarer, partner, won, amount, steps),
             steps=tuple(steps),
             next_dealer=(dealer + 1) % ctx.players,
         )
+
+    def _made(self, bid: int, captured: int, steps: list[Msg]) -> bool:
+        """Rule step 1: broken when c ≥ 100 − bid (c > 100 − bid with exact_hundred "made"); a 100 bid is made
+        exactly when c = 0."""
+        if bid == DECK_POINTS:
+            return _hundred_made(captured, steps)
+        limit = DECK_POINTS - bid
+        exact_broken = self.options.exact_hundred is ExactHundred.BROKEN
+        made = captured < limit if exact_broken else captured <= limit
+        if made:
+            key = "classic.made" if exact_broken else "classic.made_exact"
+        else:
+            key = "classic.broken" if exact_broken else "classic.broken_exact"
+        steps.append(Msg(key=key, params={"bid": bid, "captured": captured, "limit": limit}))
+        return made
+
+
+def _hundred_made(captured: int, steps: list[Msg]) -> bool:
+    """A 100 bid is made exactly when the capture side took nothing (regional and classic alike)."""
+    made = captured == 0
+    steps.append(
+        Msg(key="baifen.hundred_made") if made else Msg(key="baifen.hundred_broken", params={"captured": captured})
+    )
+    return made
+
+
+def _multiple(
+    bid: int, captured: int, made: bool, kou_di: bool, tags: list[str], steps: list[Msg]
+) -> tuple[Outcome, bool, int, str]:
+    """Classic rule step 2: made 2 when c = 0 else 1, but a made hand with 抠底 is lost at 2; broken 2 with 抠底
+    else 1; a 100 bid 8 whatever the outcome. Returns the outcome, whether the declarer side won, m and why."""
+    if made and kou_di:
+        outcome, won, multiple, why = Outcome.KOU, False, 2, "kou"
+        tags.append("抠底")
+        steps.append(Msg(key="classic.kou"))
+    elif made:
+        outcome, won = Outcome.MADE, True
+        multiple, why = (2, "clean") if captured == 0 else (1, "plain")
+        tags.append("成")
+        if captured == 0:
+            tags.append("清")
+    else:
+        outcome, won = Outcome.BROKEN, False
+        multiple, why = (2, "kou") if kou_di else (1, "plain")
+        tags.append("破")
+        if kou_di:
+            tags.append("抠底")
+    if bid == DECK_POINTS:
+        multiple, why = 8, "hundred"
+    return outcome, won, multiple, why
+
+
+def _classic_pay(declarer: Seat, partner: Seat | None, won: bool, amount: int, steps: list[Msg]) -> Deltas:
+    """Classic rule step 3: each opponent pays or receives A; 2 v 2 the declarer and partner ±A, 1 v 3 ±3A."""
+    sign = 1 if won else -1
+    if partner is None:
+        key = "classic.alone_won" if won else "classic.alone_lost"
+        steps.append(Msg(key=key, params={"a": amount, "total": 3 * amount}))
+        return tuple(sign * 3 * amount if seat == declarer else -sign * amount for seat in range(4))
+    key = "classic.two_v_two_won" if won else "classic.two_v_two_lost"
+    steps.append(Msg(key=key, params={"a": amount}))
+    return tuple(sign * amount if seat in (declarer, partner) else -sign * amount for seat in range(4))
 
 
 REGIONAL_FIELDS = frozenset({"dealer", "declarer", "bid", "captured", "kou", "forced", "redeal"})
