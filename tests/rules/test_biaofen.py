@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from functools import partial
 from typing import Any
 
 import pytest
@@ -33,30 +34,15 @@ from settlement.rules.messages import TABLE, render
 from settlement.rules.session import session_replay, session_settle
 
 from ..conftest import SHARED_GOLDEN
+from . import helpers
 
 NAMES = ("A", "B", "C", "D")
 
 
-def doc(hands: list[dict[str, Any]], *, players: int = 4, options: dict[str, Any] | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"variant": "biaofen", "players": list(NAMES[:players]), "hands": hands}
-    if options is not None:
-        out["options"] = options
-    return out
-
-
-def settle(hands: list[dict[str, Any]], **kwargs: Any) -> dict[str, Any]:
-    lang = kwargs.pop("lang", "zh-Hans")
-    return session_settle(doc(hands, **kwargs), lang=lang)
-
-
-def one(hand: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    return settle([hand], **kwargs)["hands"][0]
-
-
-def refused(hands: list[dict[str, Any]], **kwargs: Any) -> RulesError:
-    with pytest.raises(RulesError) as caught:
-        settle(hands, **kwargs)
-    return caught.value
+doc = partial(helpers.document, "biaofen", names=NAMES)
+settle = partial(helpers.settle, "biaofen", names=NAMES)
+one = partial(helpers.settle_hand, "biaofen", names=NAMES)
+refused = partial(helpers.refused, "biaofen", names=NAMES)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from functools import partial
 from typing import Any
 
 import pytest
@@ -20,30 +21,15 @@ from settlement.rules.messages import TABLE
 from settlement.rules.session import session_settle
 
 from ..conftest import SHARED_GOLDEN
+from . import helpers
 
 NAMES = ["甲", "乙", "丙", "丁"]
 
 
-def doc(hands: list[dict[str, Any]], *, options: dict[str, Any] | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"variant": "erguai", "players": NAMES, "hands": hands}
-    if options is not None:
-        out["options"] = options
-    return out
-
-
-def settle(hands: list[dict[str, Any]], **kwargs: Any) -> dict[str, Any]:
-    lang = kwargs.pop("lang", "zh-Hans")
-    return session_settle(doc(hands, **kwargs), lang=lang)
-
-
-def one(hand: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    return settle([hand], **kwargs)["hands"][0]
-
-
-def refused(hands: list[dict[str, Any]], **kwargs: Any) -> RulesError:
-    with pytest.raises(RulesError) as caught:
-        settle(hands, **kwargs)
-    return caught.value
+doc = partial(helpers.document, "erguai")
+settle = partial(helpers.settle, "erguai")
+one = partial(helpers.settle_hand, "erguai")
+refused = partial(helpers.refused, "erguai")
 
 
 def hand(bid: int, c: int, partner: int | None, contract: str = "plain", declarer: int = 0) -> dict[str, Any]:
