@@ -293,6 +293,98 @@ def test_the_receipt_of_a_guangtou_and_of_an_even_hand():
     assert any("nobody pays" in s for s in one(hand(80, 20, 2), lang="en")["steps"])
 
 
+# Whole receipts, each line worked from erguai.md's steps 1–6 (declarer 0; options at their defaults:
+# 光头 50 "replace", 包场 over 40 at bids 80–95, over 30 at 100, over 0 on 爆/鉤; 喜金 10 / 20).
+ERGUAI_RECEIPTS = [
+    # D = 90 + 5 − 100 = −5 < 0: the 闲家 lose 5, A = 5 × 1; 2 v 2
+    pytest.param(
+        hand(90, 5, 2),
+        [5, -5, 5, -5],
+        [
+            "D = 叫分 90 + 闲家得分 5 − 100 = −5",
+            "D = −5 < 0：闲家各输 5",
+            "普通 ×1：A = 5 × 1 = 5",
+            "庄家、朋家各 +5，二鬼各 −5",
+        ],
+        id="pair won",
+    ),
+    # D = 80 + 40 − 100 = 20 > 0, c 40 ≤ 40: no 包场, A = 20 shared
+    pytest.param(
+        hand(80, 40, 2),
+        [-20, 20, -20, 20],
+        [
+            "D = 叫分 80 + 闲家得分 40 − 100 = 20",
+            "D = 20 > 0：庄家方各输 20",
+            "普通 ×1：A = 20 × 1 = 20",
+            "闲家得分 40 ≤ 40（叫 80–95）：不包场，庄家、朋家共担",
+            "庄家、朋家各 −20，二鬼各 +20",
+        ],
+        id="pair lost no baochang",
+    ),
+    # D = 25, c 45 > 40: 包场, the declarer pays 2 × 25 = 50 alone
+    pytest.param(
+        hand(80, 45, 2),
+        [-50, 25, 0, 25],
+        [
+            "D = 叫分 80 + 闲家得分 45 − 100 = 25",
+            "D = 25 > 0：庄家方各输 25",
+            "普通 ×1：A = 25 × 1 = 25",
+            "闲家得分 45 > 40（叫 80–95）：庄家包场，朋家不输",
+            "庄家独付 2 × 25 = 50，朋家 0，二鬼各 +25",
+        ],
+        id="pair lost baochang",
+    ),
+    # alone, D = −5: the declarer +3 × 5
+    pytest.param(
+        hand(90, 5, None),
+        [15, -5, -5, -5],
+        [
+            "D = 叫分 90 + 闲家得分 5 − 100 = −5",
+            "D = −5 < 0：闲家各输 5",
+            "普通 ×1：A = 5 × 1 = 5",
+            "庄家一打三：+3 × 5 = +15，其余各 −5",
+        ],
+        id="alone won",
+    ),
+    # alone, D = 90 + 30 − 100 = 20: the declarer −3 × 20 (包场 changes nothing alone)
+    pytest.param(
+        hand(90, 30, None),
+        [-60, 20, 20, 20],
+        [
+            "D = 叫分 90 + 闲家得分 30 − 100 = 20",
+            "D = 20 > 0：庄家方各输 20",
+            "普通 ×1：A = 20 × 1 = 20",
+            "庄家一打三：−3 × 20 = −60，其余各 +20",
+        ],
+        id="alone lost",
+    ),
+    # D = 80 + 20 − 100 = 0: nobody pays
+    pytest.param(
+        hand(80, 20, 2), [0, 0, 0, 0], ["D = 叫分 80 + 闲家得分 20 − 100 = 0", "D = 0：不输赢", "无人付分"], id="even"
+    ),
+    # 100爆, 光头: the 闲家 lose 50, ×2 = 100; 喜金 10 from each of the three others
+    pytest.param(
+        hand(100, 0, 2, "bao"),
+        [100 + 30, -100 - 10, 100 - 10, -100 - 10],
+        [
+            "D = 叫分 100 + 闲家得分 0 − 100 = 0",
+            "闲家得 0 分：光头，闲家各输 50",
+            "100爆 ×2：A = 50 × 2 = 100",
+            "庄家、朋家各 +100，二鬼各 −100",
+            "喜金（100爆）：其余三家各给庄家 10，共 30（不乘倍数，不退还）",
+        ],
+        id="bao guangtou xijin",
+    ),
+]
+
+
+@pytest.mark.parametrize(("h", "deltas", "lines"), ERGUAI_RECEIPTS)
+def test_the_whole_receipt_line_by_line(h, deltas, lines):
+    result = one(h)
+    assert result["deltas"] == deltas
+    assert result["steps"] == lines
+
+
 def test_every_message_key_of_the_module_is_in_the_table():
     for key in erguai.MESSAGES:
         assert key in TABLE
