@@ -385,6 +385,18 @@ def test_the_whole_receipt_line_by_line(h, deltas, lines):
     assert result["steps"] == lines
 
 
+def test_the_receipt_of_guangtou_in_add_mode():
+    # guangtou_mode "add": D = 90 + 0 − 100 = −10, the 闲家 lose |D| 10 + 50 = 60 each, A = 60 × 1
+    result = one(hand(90, 0, 2), options={"guangtou_mode": "add"})
+    assert result["deltas"] == [60, -60, 60, -60]
+    assert result["steps"] == [
+        "D = 叫分 90 + 闲家得分 0 − 100 = −10",
+        "闲家得 0 分：光头，闲家各输 |D| 10 + 50 = 60",
+        "普通 ×1：A = 60 × 1 = 60",
+        "庄家、朋家各 +60，二鬼各 −60",
+    ]
+
+
 def test_every_message_key_of_the_module_is_in_the_table():
     for key in erguai.MESSAGES:
         assert key in TABLE
