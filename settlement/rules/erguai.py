@@ -285,8 +285,6 @@ class ErguaiTable(StatelessTable):
             raise hand.error("contract.needs_bid_100", "contract", bid=bid)
         if hand.partner == hand.declarer:
             raise hand.error("partner.is_declarer", "partner")
-        if hand.captured > DECK_POINTS:
-            raise hand.error("points.over_deck", "captured", value=hand.captured, total=DECK_POINTS)
         return hand.declarer, hand.partner, bid, contract, hand.captured
 
 

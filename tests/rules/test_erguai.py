@@ -257,6 +257,33 @@ def test_it_refuses_bad_hands_naming_the_hand_and_the_field(bad, field, code):
         assert "{" not in error.message(lang) and error.message(lang) != f"error.{code}"
 
 
+@pytest.mark.parametrize(
+    ("bad", "params"),
+    [
+        # erguai.md: bids 80–100 in steps of 5; 爆 / 鉤 only on a bid of 100
+        ({**hand(85, 10, 2), "bid": 75}, {"low": 80, "high": 100}),
+        (hand(95, 10, 2, "bao"), {"bid": 95}),
+        # the deck has 100 points (refused by the document, before the table)
+        (hand(85, 105, 2), {"value": 105, "total": 100}),
+    ],
+)
+def test_a_refusal_carries_the_figures_its_message_names(bad, params):
+    assert refused([bad]).params == params
+
+
+def test_a_redeal_says_why_and_passes_the_deal_on():
+    result = one({"dealer": 1, "redeal": "all_pass"})
+    assert (result["deltas"], result["next_dealer"]) == ([0, 0, 0, 0], 2)
+    assert result["steps"] == ["重新发牌（无人叫分），不计分"]  # the reason all_pass is 无人叫分
+
+
+def test_a_guangtou_worth_nothing_is_an_even_hand():
+    # guangtou 0 ("replace"): the 闲家 lose 0 each, so nobody pays and no multiplier line is shown
+    result = one(hand(90, 0, 2), options={"guangtou": 0})
+    assert (result["outcome"], result["deltas"], result["declarer_won"]) == ("even", [0, 0, 0, 0], None)
+    assert result["steps"] == ["D = 叫分 90 + 闲家得分 0 − 100 = −10", "闲家得 0 分：光头，闲家各输 0", "无人付分"]
+
+
 def test_it_rejects_a_bid_of_85_with_bao():
     error = refused([hand(85, 10, 2, "bao")])
     assert (error.hand, error.field) == (1, "contract")
