@@ -70,9 +70,13 @@ screenshots: $(STAMP) $(MO)
 	CI=true $(PY) -m pytest -q tests/web/browser/screenshots.py
 
 # `make mutants`: mutation testing of the engine and the services (mutmut, [tool.mutmut] in pyproject.toml).
-# Slow (hours for all of it): not in CI. Survivors are explained in docs/mutants.md.
+# Slow (hours for all of it): not in CI. Survivors are explained in docs/mutants.md. The tests run from a copy
+# in mutants/, so BAIFEN_SHARED_DIR points them at ../shared. One module at a time on a shared machine:
+#   make mutants MUTANTS='settlement.rules.erguai*' MUTANT_CHILDREN=1
+MUTANTS ?=
+MUTANT_CHILDREN ?= 2
 mutants: $(STAMP)
-	$(VENV)/bin/mutmut run
+	BAIFEN_SHARED_DIR=$(abspath ../shared) $(VENV)/bin/mutmut run --max-children $(MUTANT_CHILDREN) $(MUTANTS)
 	$(VENV)/bin/mutmut results
 
 clean:

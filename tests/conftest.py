@@ -11,7 +11,8 @@ from django.core.cache import cache
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+# BAIFEN_SHARED_DIR: where the shared rules data lives when the tree runs from a copy (mutmut's mutants/).
+SHARED = Path(os.environ.get("BAIFEN_SHARED_DIR") or ROOT.parent / "shared")
 SHARED_GOLDEN = SHARED / "golden"
 OWN_GOLDEN = ROOT / "tests" / "golden"
 

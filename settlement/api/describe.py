@@ -19,8 +19,6 @@ from settlement.scoping import get_session_for_user, request_lang
 
 from .views import READ_ERRORS, _errors, api_endpoint
 
-JSON_VALUE = serializers.JSONField(help_text="the value as a session document carries it")
-
 
 class ChoiceSerializer(serializers.Serializer):
     value = serializers.CharField()

@@ -440,10 +440,6 @@ class TableHandForm(forms.Form):
         """Per player: an input per kind of penalty the variant records."""
         return [(p.name, [self[f"{kind}_{s}"] for kind in self.penalty_kinds]) for s, p in enumerate(self.players)]
 
-    @property
-    def has_forced_bids(self) -> bool:
-        return any(b.forced_places for b in self.entry.bids)
-
 
 class HandVoidForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), max_length=500)

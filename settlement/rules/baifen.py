@@ -48,6 +48,7 @@ from .base import (
     Variant,
     bids_everywhere,
     minus,
+    redeal_passing_on,
     signed,
     team_deltas,
 )
@@ -315,17 +316,7 @@ MESSAGES: Mapping[str, tuple[str, str]] = {
 def _redeal(hand: HandInput, dealer: Seat, players: int, allowed: tuple[RedealReason, ...]) -> HandResult:
     if hand.redeal not in allowed:
         raise hand.error("redeal.reason", "redeal", choices=", ".join(allowed))
-    return HandResult(
-        status=HandStatus.REDEAL,
-        dealer=dealer,
-        declarer=None,
-        outcome=Outcome.REDEAL,
-        tags=(),
-        declarer_won=None,
-        deltas=(0,) * players,
-        steps=(Msg(key="redeal", params={"reason": Msg(key=f"redeal.{hand.redeal}")}),),
-        next_dealer=(dealer + 1) % players,
-    )
+    return redeal_passing_on(str(hand.redeal), dealer=dealer, players=players, outcome=Outcome.REDEAL)
 
 
 def _check_captured(hand: HandInput) -> int:
@@ -388,6 +379,8 @@ class RegionalTable(StatelessTable):
     options: RegionalOptions
 
     def play(self, hand: HandInput, ctx: Context) -> HandResult:
+        """One hand, as the rule file's steps: made or broken, the declarer team's score, the capture team's,
+        抠 instead of both, the 100 bid as a game decider, then the 盘's end."""
         rules = REGIONS[self.region]
         dealer = hand.dealer if hand.dealer is not None else ctx.default_dealer
         if hand.redeal is not None:
@@ -400,81 +393,18 @@ class RegionalTable(StatelessTable):
         steps: list[Msg] = []
         tags: list[str] = []
         instant: bool | None = None  # True: declarer team wins the 盘 now; False: loses it
-
-        if bid == DECK_POINTS:
-            made = captured == 0
-            steps.append(
-                Msg(key="baifen.hundred_made")
-                if made
-                else Msg(key="baifen.hundred_broken", params={"captured": captured})
-            )
-        else:
-            total = bid + captured
-            made = total < DECK_POINTS if o.exact_hundred is ExactHundred.BROKEN else total <= DECK_POINTS
-            params = {"bid": bid, "captured": captured, "sum": total}
-            if made:
-                key = "baifen.made_exact_broken" if o.exact_hundred is ExactHundred.BROKEN else "baifen.made"
-            else:
-                key = "baifen.broken_exact" if total == DECK_POINTS else "baifen.broken"
-            steps.append(Msg(key=key, params=params))
+        made = self._made(bid, captured, steps)
         broken_score = o.broken.get(bid, -bid)
-
         if hand.kou is not None:
             outcome = Outcome.KOU
-            capture_score = o.kou_award[hand.kou]
-            declarer_score = o.kou_penalty.get(hand.kou, broken_score)
-            tags.append("抠手" if hand.kou == "side" else "抠底")
-            steps.append(
-                Msg(
-                    key="baifen.kou",
-                    params={
-                        "kind": Msg(key=f"baifen.kou.{hand.kou}"),
-                        "award": capture_score,
-                        "penalty": signed(declarer_score),
-                    },
-                )
-            )
-            if o.kou_mode is KouMode.GAME:
-                instant = False
-                steps.append(Msg(key="baifen.kou_game"))
-            elif bid == DECK_POINTS and o.bid100 is KouMode.GAME:
-                instant = False
-                steps.append(Msg(key="baifen.bid100_lost"))
+            declarer_score, capture_score, instant = self._kou(hand.kou, bid, broken_score, steps, tags)
         else:
-            if made:
-                outcome = Outcome.MADE
-                tags.append("成")
-                clean = dict(o.clean)
-                if hand.forced:
-                    clean.update(o.clean_forced)
-                if captured == 0 and bid in clean:
-                    declarer_score = clean[bid]
-                    tags.append("清")
-                    key = (
-                        "baifen.declarer_clean_forced"
-                        if hand.forced and bid in o.clean_forced
-                        else "baifen.declarer_clean"
-                    )
-                    steps.append(Msg(key=key, params={"score": declarer_score}))
-                else:
-                    declarer_score = bid
-                    steps.append(Msg(key="baifen.declarer_made", params={"score": bid}))
-            else:
-                outcome = Outcome.BROKEN
-                tags.append("破")
-                declarer_score = broken_score
-                steps.append(Msg(key="baifen.declarer_broken", params={"score": signed(declarer_score)}))
-            if captured >= o.fanbei:
-                capture_score = DECK_POINTS
-                tags.append("翻倍")
-                steps.append(Msg(key="baifen.capture_fanbei", params={"captured": captured, "fanbei": o.fanbei}))
-            else:
-                capture_score = captured
-                steps.append(Msg(key="baifen.capture", params={"captured": captured}))
+            outcome = Outcome.MADE if made else Outcome.BROKEN
+            declarer_score = self._declarer_score(hand, captured, made, broken_score, steps, tags)
+            capture_score = self._capture_score(captured, steps, tags)
             if bid == DECK_POINTS and o.bid100 is KouMode.GAME:
                 instant = made
                 steps.append(Msg(key="baifen.bid100_won" if made else "baifen.bid100_lost"))
-
         deltas = team_deltas(declarer, declarer_score, capture_score)
         game_end = self._game_end(ctx.game_totals, deltas, declarer, instant, steps)
         return HandResult(
@@ -489,6 +419,74 @@ class RegionalTable(StatelessTable):
             next_dealer=(dealer + 1) % ctx.players,
             game_end=game_end,
         )
+
+    def _made(self, bid: int, captured: int, steps: list[Msg]) -> bool:
+        """Rule step 1: 成 when bid + c ≤ 100 (< 100 with exact_hundred "broken"); a 100 bid only when c = 0."""
+        if bid == DECK_POINTS:
+            return _hundred_made(captured, steps)
+        exact_broken = self.options.exact_hundred is ExactHundred.BROKEN
+        total = bid + captured
+        made = total < DECK_POINTS if exact_broken else total <= DECK_POINTS
+        if made:
+            key = "baifen.made_exact_broken" if exact_broken else "baifen.made"
+        else:
+            key = "baifen.broken_exact" if total == DECK_POINTS else "baifen.broken"
+        steps.append(Msg(key=key, params={"bid": bid, "captured": captured, "sum": total}))
+        return made
+
+    def _kou(
+        self, kou: str, bid: int, broken_score: int, steps: list[Msg], tags: list[str]
+    ) -> tuple[int, int, bool | None]:
+        """Rule step 4, 抠: kou_award to the capture team, kou_penalty (else the broken score) to the declarer
+        team; with kou_mode "game", or a 100 bid with bid100 "game", the declarer team loses the 盘 at once.
+        Returns the declarer team's score, the capture team's and the instant end (None: none)."""
+        o = self.options
+        capture_score = o.kou_award[kou]
+        declarer_score = o.kou_penalty.get(kou, broken_score)
+        tags.append("抠手" if kou == "side" else "抠底")
+        params = {"kind": Msg(key=f"baifen.kou.{kou}"), "award": capture_score, "penalty": signed(declarer_score)}
+        steps.append(Msg(key="baifen.kou", params=params))
+        instant: bool | None = None
+        if o.kou_mode is KouMode.GAME:
+            instant = False
+            steps.append(Msg(key="baifen.kou_game"))
+        elif bid == DECK_POINTS and o.bid100 is KouMode.GAME:
+            instant = False
+            steps.append(Msg(key="baifen.bid100_lost"))
+        return declarer_score, capture_score, instant
+
+    def _declarer_score(
+        self, hand: HandInput, captured: int, made: bool, broken_score: int, steps: list[Msg], tags: list[str]
+    ) -> int:
+        """Rule step 2: made, +bid (clean[bid] when c = 0 and the table has it; forced: clean_forced first);
+        broken, broken[bid] (else −bid)."""
+        assert hand.bid is not None
+        o, bid = self.options, hand.bid
+        if not made:
+            tags.append("破")
+            steps.append(Msg(key="baifen.declarer_broken", params={"score": signed(broken_score)}))
+            return broken_score
+        tags.append("成")
+        clean = dict(o.clean)
+        if hand.forced:
+            clean.update(o.clean_forced)
+        if captured == 0 and bid in clean:
+            tags.append("清")
+            forced_clean = hand.forced and bid in o.clean_forced
+            key = "baifen.declarer_clean_forced" if forced_clean else "baifen.declarer_clean"
+            steps.append(Msg(key=key, params={"score": clean[bid]}))
+            return clean[bid]
+        steps.append(Msg(key="baifen.declarer_made", params={"score": bid}))
+        return bid
+
+    def _capture_score(self, captured: int, steps: list[Msg], tags: list[str]) -> int:
+        """Rule step 3: the capture team scores c, or 100 on 翻倍 (c ≥ fanbei), made or broken."""
+        if captured >= self.options.fanbei:
+            tags.append("翻倍")
+            steps.append(Msg(key="baifen.capture_fanbei", params={"captured": captured, "fanbei": self.options.fanbei}))
+            return DECK_POINTS
+        steps.append(Msg(key="baifen.capture", params={"captured": captured}))
+        return captured
 
     def _check_bidding(self, hand: HandInput, dealer: Seat, rules: RegionRules) -> None:
         assert hand.declarer is not None and hand.bid is not None
@@ -534,6 +532,7 @@ class ClassicTable(StatelessTable):
     options: ClassicOptions
 
     def play(self, hand: HandInput, ctx: Context) -> HandResult:
+        """One hand, as the rule file's steps: made or broken, the multiple, A = m × stake and who pays it."""
         dealer = hand.dealer if hand.dealer is not None else ctx.default_dealer
         if hand.redeal is not None:
             return _redeal(hand, dealer, ctx.players, tuple(RedealReason))
@@ -545,61 +544,13 @@ class ClassicTable(StatelessTable):
         if partner == declarer:
             raise hand.error("partner.is_declarer", "partner")
         captured = _check_captured(hand)
-
-        limit = DECK_POINTS - bid
         steps: list[Msg] = []
         tags: list[str] = []
-        if bid == DECK_POINTS:
-            made = captured == 0
-            steps.append(
-                Msg(key="baifen.hundred_made")
-                if made
-                else Msg(key="baifen.hundred_broken", params={"captured": captured})
-            )
-        else:
-            exact_broken = o.exact_hundred is ExactHundred.BROKEN
-            made = captured < limit if exact_broken else captured <= limit
-            if made:
-                key = "classic.made" if exact_broken else "classic.made_exact"
-            else:
-                key = "classic.broken" if exact_broken else "classic.broken_exact"
-            steps.append(Msg(key=key, params={"bid": bid, "captured": captured, "limit": limit}))
-
-        if made and hand.kou_di:
-            outcome, won, multiple, why = Outcome.KOU, False, 2, "kou"
-            tags.append("抠底")
-            steps.append(Msg(key="classic.kou"))
-        elif made:
-            outcome, won = Outcome.MADE, True
-            multiple, why = (2, "clean") if captured == 0 else (1, "plain")
-            tags.append("成")
-            if captured == 0:
-                tags.append("清")
-        else:
-            outcome, won = Outcome.BROKEN, False
-            multiple, why = (2, "kou") if hand.kou_di else (1, "plain")
-            tags.append("破")
-            if hand.kou_di:
-                tags.append("抠底")
-        if bid == DECK_POINTS:
-            multiple, why = 8, "hundred"
+        made = self._made(bid, captured, steps)
+        outcome, won, multiple, why = _multiple(bid, captured, made, hand.kou_di, tags, steps)
         amount = multiple * o.stake
-        steps.append(
-            Msg(
-                key="classic.multiple",
-                params={"m": multiple, "why": Msg(key=f"classic.why.{why}"), "stake": o.stake, "amount": amount},
-            )
-        )
-
-        sign = 1 if won else -1
-        if partner is None:
-            deltas = tuple(sign * 3 * amount if seat == declarer else -sign * amount for seat in range(4))
-            key = "classic.alone_won" if won else "classic.alone_lost"
-            steps.append(Msg(key=key, params={"a": amount, "total": 3 * amount}))
-        else:
-            deltas = tuple(sign * amount if seat in (declarer, partner) else -sign * amount for seat in range(4))
-            key = "classic.two_v_two_won" if won else "classic.two_v_two_lost"
-            steps.append(Msg(key=key, params={"a": amount}))
+        params = {"m": multiple, "why": Msg(key=f"classic.why.{why}"), "stake": o.stake, "amount": amount}
+        steps.append(Msg(key="classic.multiple", params=params))
         return HandResult(
             status=HandStatus.SCORED,
             dealer=dealer,
@@ -607,10 +558,72 @@ class ClassicTable(StatelessTable):
             outcome=outcome,
             tags=tuple(tags),
             declarer_won=won,
-            deltas=deltas,
+            deltas=_classic_pay(declarer, partner, won, amount, steps),
             steps=tuple(steps),
             next_dealer=(dealer + 1) % ctx.players,
         )
+
+    def _made(self, bid: int, captured: int, steps: list[Msg]) -> bool:
+        """Rule step 1: broken when c ≥ 100 − bid (c > 100 − bid with exact_hundred "made"); a 100 bid is made
+        exactly when c = 0."""
+        if bid == DECK_POINTS:
+            return _hundred_made(captured, steps)
+        limit = DECK_POINTS - bid
+        exact_broken = self.options.exact_hundred is ExactHundred.BROKEN
+        made = captured < limit if exact_broken else captured <= limit
+        if made:
+            key = "classic.made" if exact_broken else "classic.made_exact"
+        else:
+            key = "classic.broken" if exact_broken else "classic.broken_exact"
+        steps.append(Msg(key=key, params={"bid": bid, "captured": captured, "limit": limit}))
+        return made
+
+
+def _hundred_made(captured: int, steps: list[Msg]) -> bool:
+    """A 100 bid is made exactly when the capture side took nothing (regional and classic alike)."""
+    made = captured == 0
+    steps.append(
+        Msg(key="baifen.hundred_made") if made else Msg(key="baifen.hundred_broken", params={"captured": captured})
+    )
+    return made
+
+
+def _multiple(
+    bid: int, captured: int, made: bool, kou_di: bool, tags: list[str], steps: list[Msg]
+) -> tuple[Outcome, bool, int, str]:
+    """Classic rule step 2: made 2 when c = 0 else 1, but a made hand with 抠底 is lost at 2; broken 2 with 抠底
+    else 1; a 100 bid 8 whatever the outcome. Returns the outcome, whether the declarer side won, m and why."""
+    if made and kou_di:
+        outcome, won, multiple, why = Outcome.KOU, False, 2, "kou"
+        tags.append("抠底")
+        steps.append(Msg(key="classic.kou"))
+    elif made:
+        outcome, won = Outcome.MADE, True
+        multiple, why = (2, "clean") if captured == 0 else (1, "plain")
+        tags.append("成")
+        if captured == 0:
+            tags.append("清")
+    else:
+        outcome, won = Outcome.BROKEN, False
+        multiple, why = (2, "kou") if kou_di else (1, "plain")
+        tags.append("破")
+        if kou_di:
+            tags.append("抠底")
+    if bid == DECK_POINTS:
+        multiple, why = 8, "hundred"
+    return outcome, won, multiple, why
+
+
+def _classic_pay(declarer: Seat, partner: Seat | None, won: bool, amount: int, steps: list[Msg]) -> Deltas:
+    """Classic rule step 3: each opponent pays or receives A; 2 v 2 the declarer and partner ±A, 1 v 3 ±3A."""
+    sign = 1 if won else -1
+    if partner is None:
+        key = "classic.alone_won" if won else "classic.alone_lost"
+        steps.append(Msg(key=key, params={"a": amount, "total": 3 * amount}))
+        return tuple(sign * 3 * amount if seat == declarer else -sign * amount for seat in range(4))
+    key = "classic.two_v_two_won" if won else "classic.two_v_two_lost"
+    steps.append(Msg(key=key, params={"a": amount}))
+    return tuple(sign * amount if seat in (declarer, partner) else -sign * amount for seat in range(4))
 
 
 REGIONAL_FIELDS = frozenset({"dealer", "declarer", "bid", "captured", "kou", "forced", "redeal"})

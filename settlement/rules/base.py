@@ -186,6 +186,21 @@ class HandResult:
     game_end: GameEnd | None = None
 
 
+def redeal_passing_on(reason: str, *, dealer: Seat, players: int, outcome: str) -> HandResult:
+    """A redealt hand that scores nothing and passes the deal to the dealer's 下家 (打百分, 打二鬼)."""
+    return HandResult(
+        status=HandStatus.REDEAL,
+        dealer=dealer,
+        declarer=None,
+        outcome=outcome,
+        tags=(),
+        declarer_won=None,
+        deltas=(0,) * players,
+        steps=(Msg(key="redeal", params={"reason": Msg(key=f"redeal.{reason}")}),),
+        next_dealer=(dealer + 1) % players,
+    )
+
+
 @dataclass(frozen=True, kw_only=True)
 class Context:
     """What a variant knows of the table when it settles a hand."""

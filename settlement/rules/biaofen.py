@@ -229,6 +229,16 @@ def _seat(seat: Seat) -> SeatName:
     return SeatName(seat)
 
 
+def _next_bidder(declarer: Seat, won: bool, n: int, steps: list[Msg]) -> Seat:
+    """Who bids first next: after 庄胜 the same declarer, after 打宕 or 投降 the declarer's 下家."""
+    if won:
+        steps.append(Msg(key="biaofen.next.won", params={"seat": _seat(declarer)}))
+        return declarer
+    following = (declarer + 1) % n
+    steps.append(Msg(key="biaofen.next.lost", params={"seat": _seat(following)}))
+    return following
+
+
 @dataclass(kw_only=True)
 class BiaofenTable:
     options: BiaofenOptions
@@ -242,6 +252,8 @@ class BiaofenTable:
         self.declared = [int(seat) for seat in state["declared"]]
 
     def play(self, hand: HandInput, ctx: Context) -> HandResult:
+        """One hand, as the rule file's steps: 投降, 庄胜 or 打宕 (per 边家), bombs, the round's bonuses,
+        penalties, who bids first next, and after the round's last hand its 奖罚 row."""
         if ctx.scored_in_game == 0:
             self.declared = []
         if len(self.declared) != ctx.scored_in_game:
@@ -251,101 +263,23 @@ class BiaofenTable:
         if hand.redeal is not None:
             return self._redeal(hand, dealer, n)
         declarer, bid = self._check(hand, n)
-        o = self.options
         band = "ge55" if bid >= HIGH_BID else "lt55"
-        steps: list[Msg] = [Msg(key="biaofen.round_hand", params={"i": ctx.scored_in_game + 1, "of": o.round_hands})]
+        steps: list[Msg] = [
+            Msg(key="biaofen.round_hand", params={"i": ctx.scored_in_game + 1, "of": self.options.round_hands})
+        ]
         tags: list[str] = []
-
         # `per`: what each 边家 pays the declarer (negative: the declarer pays each 边家).
         if hand.surrender:
-            outcome, won = Outcome.SURRENDER, False
-            base = o.surrender[band]
-            tags.append("投降")
-            steps.append(
-                Msg(key="biaofen.surrender", params={"bid": bid, "band": Msg(key=f"biaofen.band.{band}"), "base": base})
-            )
-            per = -self._relief(hand, base, steps, tags)
+            outcome, won, per = Outcome.SURRENDER, False, self._surrender(hand, bid, band, steps, tags)
         else:
-            assert hand.captured is not None
-            s = hand.captured + (2 * hand.bottom_points if hand.kou_di else 0)
-            if hand.kou_di:
-                tags.append("抠底")
-                steps.append(
-                    Msg(
-                        key="biaofen.s_kou_di", params={"captured": hand.captured, "bottom": hand.bottom_points, "s": s}
-                    )
-                )
-            elif hand.bottom_points:
-                steps.append(
-                    Msg(key="biaofen.s_bottom_kept", params={"captured": hand.captured, "bottom": hand.bottom_points})
-                )
-            else:
-                steps.append(Msg(key="biaofen.s_plain", params={"captured": hand.captured}))
+            s = self._points(hand, steps, tags)
             if s < bid:
-                outcome, won = Outcome.DECLARER_WON, True
-                per = o.win_base[band]
-                tags.append("庄胜")
-                steps.append(
-                    Msg(
-                        key="biaofen.won",
-                        params={"s": s, "bid": bid, "base": per, "band": Msg(key=f"biaofen.band.{band}")},
-                    )
-                )
-                if s == 0:
-                    per += o.daguang
-                    tags.append("大光")
-                    steps.append(Msg(key="biaofen.daguang", params={"extra": o.daguang}))
-                elif 2 * s <= bid:
-                    per += o.xiaoguang
-                    tags.append("小光")
-                    steps.append(Msg(key="biaofen.xiaoguang", params={"s": s, "bid": bid, "extra": o.xiaoguang}))
-                if hand.no_trump_bottom:
-                    tags.append("底牌无主")
-                    steps.append(Msg(key="biaofen.no_trump_won"))
+                outcome, won, per = Outcome.DECLARER_WON, True, self._won(hand, s, bid, band, steps, tags)
             else:
-                outcome, won = Outcome.DECLARER_LOST, False
-                reached, following = dang_thresholds(bid, o.dang_steps, s)
-                k = len(reached)
-                tags.append("打宕")
-                steps.append(
-                    Msg(
-                        key="biaofen.lost",
-                        params={"s": s, "bid": bid, "reached": ", ".join(map(str, reached)), "next": following, "k": k},
-                    )
-                )
-                per = -self._relief(hand, k, steps, tags)
-
-        if hand.bombs:
-            amount = hand.bombs * o.bomb
-            per += amount
-            tags.append("炸弹")
-            steps.append(Msg(key="biaofen.bombs", params={"bombs": hand.bombs, "bomb": o.bomb, "amount": amount}))
-
-        count = self.declared.count(declarer) + 1
-        if count >= o.streak_from and o.streak_bonus:
-            per += o.streak_bonus
-            tags.append("做庄奖励")
-            steps.append(
-                Msg(
-                    key="biaofen.streak",
-                    params={
-                        "seat": _seat(declarer),
-                        "count": count,
-                        "streak_from": o.streak_from,
-                        "bonus": o.streak_bonus,
-                    },
-                )
-            )
-        last_of_round = ctx.scored_in_game + 1 == o.round_hands
-        if last_of_round and count == o.round_hands and o.all_round_bonus:
-            per += o.all_round_bonus
-            tags.append("全轮做庄")
-            steps.append(
-                Msg(
-                    key="biaofen.all_round",
-                    params={"seat": _seat(declarer), "hands": o.round_hands, "bonus": o.all_round_bonus},
-                )
-            )
+                outcome, won, per = Outcome.DECLARER_LOST, False, self._lost(hand, s, bid, steps, tags)
+        per += self._bombs(hand, steps, tags)
+        last_of_round = ctx.scored_in_game + 1 == self.options.round_hands
+        per += self._declaring_bonuses(declarer, last_of_round, steps, tags)
 
         deltas = [per * (n - 1) if seat == declarer else -per for seat in range(n)]
         steps.append(Msg(key="biaofen.per_defender", params={"each": signed(-per), "total": signed(per * (n - 1))}))
@@ -353,13 +287,7 @@ class BiaofenTable:
         if penalties:
             tags.append("罚")
         deltas = [d + p for d, p in zip(deltas, penalties or [0] * n, strict=True)]
-
-        if won:
-            next_dealer = declarer
-            steps.append(Msg(key="biaofen.next.won", params={"seat": _seat(next_dealer)}))
-        else:
-            next_dealer = (declarer + 1) % n
-            steps.append(Msg(key="biaofen.next.lost", params={"seat": _seat(next_dealer)}))
+        next_dealer = _next_bidder(declarer, won, n, steps)
 
         self.declared.append(declarer)
         game_end = self._round_end(ctx, tuple(deltas), steps) if last_of_round else None
@@ -375,6 +303,95 @@ class BiaofenTable:
             next_dealer=next_dealer,
             game_end=game_end,
         )
+
+    def _surrender(self, hand: HandInput, bid: int, band: str, steps: list[Msg], tags: list[str]) -> int:
+        """Rule step 1, 投降: the declarer pays each 边家 the band's figure (less 底牌无主's relief)."""
+        base = self.options.surrender[band]
+        tags.append("投降")
+        steps.append(
+            Msg(key="biaofen.surrender", params={"bid": bid, "band": Msg(key=f"biaofen.band.{band}"), "base": base})
+        )
+        return -self._relief(hand, base, steps, tags)
+
+    @staticmethod
+    def _points(hand: HandInput, steps: list[Msg], tags: list[str]) -> int:
+        """`s`, the 边家's points: what they captured, plus twice the bottom on 抠底."""
+        assert hand.captured is not None
+        s = hand.captured + (2 * hand.bottom_points if hand.kou_di else 0)
+        if hand.kou_di:
+            tags.append("抠底")
+            steps.append(
+                Msg(key="biaofen.s_kou_di", params={"captured": hand.captured, "bottom": hand.bottom_points, "s": s})
+            )
+        elif hand.bottom_points:
+            steps.append(
+                Msg(key="biaofen.s_bottom_kept", params={"captured": hand.captured, "bottom": hand.bottom_points})
+            )
+        else:
+            steps.append(Msg(key="biaofen.s_plain", params={"captured": hand.captured}))
+        return s
+
+    def _won(self, hand: HandInput, s: int, bid: int, band: str, steps: list[Msg], tags: list[str]) -> int:
+        """Rule step 2, 庄胜 (`s < n`): each 边家 pays the band's figure, plus 小光's or 大光's."""
+        o = self.options
+        per = o.win_base[band]
+        tags.append("庄胜")
+        steps.append(
+            Msg(key="biaofen.won", params={"s": s, "bid": bid, "base": per, "band": Msg(key=f"biaofen.band.{band}")})
+        )
+        if s == 0:
+            per += o.daguang
+            tags.append("大光")
+            steps.append(Msg(key="biaofen.daguang", params={"extra": o.daguang}))
+        elif 2 * s <= bid:
+            per += o.xiaoguang
+            tags.append("小光")
+            steps.append(Msg(key="biaofen.xiaoguang", params={"s": s, "bid": bid, "extra": o.xiaoguang}))
+        if hand.no_trump_bottom:
+            tags.append("底牌无主")
+            steps.append(Msg(key="biaofen.no_trump_won"))
+        return per
+
+    def _lost(self, hand: HandInput, s: int, bid: int, steps: list[Msg], tags: list[str]) -> int:
+        """Rule step 3, 打宕 (`s ≥ n`): the declarer pays each 边家 `k`, the thresholds reached (less 底牌无主's)."""
+        reached, following = dang_thresholds(bid, self.options.dang_steps, s)
+        k = len(reached)
+        tags.append("打宕")
+        steps.append(
+            Msg(
+                key="biaofen.lost",
+                params={"s": s, "bid": bid, "reached": ", ".join(map(str, reached)), "next": following, "k": k},
+            )
+        )
+        return -self._relief(hand, k, steps, tags)
+
+    def _bombs(self, hand: HandInput, steps: list[Msg], tags: list[str]) -> int:
+        """Rule step 5, 炸弹: each 边家 pays the declarer a flat figure per bomb."""
+        if not hand.bombs:
+            return 0
+        amount = hand.bombs * self.options.bomb
+        tags.append("炸弹")
+        steps.append(
+            Msg(key="biaofen.bombs", params={"bombs": hand.bombs, "bomb": self.options.bomb, "amount": amount})
+        )
+        return amount
+
+    def _declaring_bonuses(self, declarer: Seat, last_of_round: bool, steps: list[Msg], tags: list[str]) -> int:
+        """The round's streak bonus (the third declaring on) and, in its last hand, the all-six bonus."""
+        o = self.options
+        count = self.declared.count(declarer) + 1
+        per = 0
+        if count >= o.streak_from and o.streak_bonus:
+            per += o.streak_bonus
+            tags.append("做庄奖励")
+            params = {"seat": _seat(declarer), "count": count, "streak_from": o.streak_from, "bonus": o.streak_bonus}
+            steps.append(Msg(key="biaofen.streak", params=params))
+        if last_of_round and count == o.round_hands and o.all_round_bonus:
+            per += o.all_round_bonus
+            tags.append("全轮做庄")
+            params = {"seat": _seat(declarer), "hands": o.round_hands, "bonus": o.all_round_bonus}
+            steps.append(Msg(key="biaofen.all_round", params=params))
+        return per
 
     def _check(self, hand: HandInput, n: int) -> tuple[Seat, int]:
         hand.require("declarer", "bid")

@@ -35,6 +35,7 @@ from .base import (
     Variant,
     bids_everywhere,
     minus,
+    redeal_passing_on,
 )
 from .options import frozen_map, option, parse_enum, parse_int, parse_keyed_ints
 
@@ -156,35 +157,60 @@ def baochang_key(bid: int, contract: Contract) -> str:
     return "100" if bid == TOP_BID else "80-95"
 
 
+def _pay_alone(declarer: Seat, sign: int, a: int, steps: list[Msg]) -> list[int]:
+    """Rule step 4, 1 v 3: the declarer ±3A, each other player ∓A (包场 changes nothing)."""
+    deltas = [sign * 3 * a if seat == declarer else -sign * a for seat in range(PLAYERS)]
+    key = "erguai.alone_won" if sign > 0 else "erguai.alone_lost"
+    steps.append(Msg(key=key, params={"a": a, "total": 3 * a}))
+    return deltas
+
+
 @dataclass(kw_only=True)
 class ErguaiTable(StatelessTable):
     options: ErguaiOptions
 
     def play(self, hand: HandInput, ctx: Context) -> HandResult:
+        """One hand, as the rule file's steps: D, what each loser loses, × the multiplier, who pays, 喜金."""
         dealer = hand.dealer if hand.dealer is not None else ctx.default_dealer
-        next_dealer = (dealer + 1) % PLAYERS
         if hand.redeal is not None:
-            return HandResult(
-                status=HandStatus.REDEAL,
-                dealer=dealer,
-                declarer=None,
-                outcome=Outcome.REDEAL,
-                tags=(),
-                declarer_won=None,
-                deltas=(0,) * PLAYERS,
-                steps=(Msg(key="redeal", params={"reason": Msg(key=f"redeal.{RedealReason(hand.redeal)}")}),),
-                next_dealer=next_dealer,
-            )
+            return redeal_passing_on(RedealReason(hand.redeal), dealer=dealer, players=PLAYERS, outcome=Outcome.REDEAL)
+        next_dealer = (dealer + 1) % PLAYERS
         declarer, partner, bid, contract, c = self._check(hand)
-        o = self.options
         m = MULTIPLIER[contract]
         d = bid + c - 100
         steps: list[Msg] = [Msg(key="erguai.d", params={"bid": bid, "c": c, "d": minus(d)})]
-        tags: list[str] = []
-        if contract in CONTRACT_TAG:
-            tags.append(CONTRACT_TAG[contract])
+        tags: list[str] = [CONTRACT_TAG[contract]] if contract in CONTRACT_TAG else []
+        amount, sign = self._loss(c, d, steps, tags)
+        a = amount * m
+        contract_name = Msg(key=f"erguai.contract.{contract}")
+        if sign:
+            steps.append(
+                Msg(key="erguai.multiplier", params={"contract": contract_name, "m": m, "amount": amount, "a": a})
+            )
+        if sign == 0:
+            deltas = [0] * PLAYERS
+            steps.append(Msg(key="erguai.even_pay"))
+        elif partner is None:
+            deltas = _pay_alone(declarer, sign, a, steps)
+        else:
+            deltas = self._pay_pair(declarer, partner, bid, contract, c, sign, a, steps, tags)
+        if contract is not Contract.PLAIN:
+            self._xijin(declarer, contract, contract_name, deltas, steps)
+        return HandResult(
+            status=HandStatus.SCORED,
+            dealer=dealer,
+            declarer=declarer,
+            outcome={1: Outcome.DECLARER_WON, 0: Outcome.EVEN, -1: Outcome.DECLARER_LOST}[sign],
+            tags=tuple(tags),
+            declarer_won={1: True, 0: None, -1: False}[sign],
+            deltas=tuple(deltas),
+            steps=tuple(steps),
+            next_dealer=next_dealer,
+        )
 
-        # `amount`: what each loser loses before the multiplier; `sign` +1 when the 闲家 lose.
+    def _loss(self, c: int, d: int, steps: list[Msg], tags: list[str]) -> tuple[int, int]:
+        """Rule step 2: what each loser loses before the multiplier, and `sign` (+1: the 闲家 lose, 0: nobody)."""
+        o = self.options
         if c == 0:
             tags.append("光头")
             if o.guangtou_mode is GuangtouMode.ADD:
@@ -207,62 +233,45 @@ class ErguaiTable(StatelessTable):
             steps.append(Msg(key="erguai.lost", params={"d": minus(d), "amount": amount}))
         if amount == 0:
             sign = 0  # 光头 worth 0 (option guangtou 0 in "replace" mode) is no transfer either
-        outcome = {1: Outcome.DECLARER_WON, 0: Outcome.EVEN, -1: Outcome.DECLARER_LOST}[sign]
-        declarer_won = {1: True, 0: None, -1: False}[sign]
+        return amount, sign
 
-        a = amount * m
-        contract_name = Msg(key=f"erguai.contract.{contract}")
-        if sign:
-            steps.append(
-                Msg(key="erguai.multiplier", params={"contract": contract_name, "m": m, "amount": amount, "a": a})
-            )
-
-        deltas = [0] * PLAYERS
-        if sign == 0:
-            steps.append(Msg(key="erguai.even_pay"))
-        elif partner is None:
-            for seat in range(PLAYERS):
-                deltas[seat] = sign * 3 * a if seat == declarer else -sign * a
-            key = "erguai.alone_won" if sign > 0 else "erguai.alone_lost"
-            steps.append(Msg(key=key, params={"a": a, "total": 3 * a}))
+    def _pay_pair(
+        self,
+        declarer: Seat,
+        partner: Seat,
+        bid: int,
+        contract: Contract,
+        c: int,
+        sign: int,
+        a: int,
+        steps: list[Msg],
+        tags: list[str],
+    ) -> list[int]:
+        """Rule steps 4–5, 2 v 2: declarer and partner ±A, each 闲 ∓A; on 包场 the declarer pays 2A alone."""
+        key_name = baochang_key(bid, contract)
+        limit = self.options.baochang[key_name]
+        baochang = sign < 0 and c > limit
+        if sign < 0:
+            params = {"c": c, "limit": limit, "which": Msg(key=f"erguai.baochang_limit.{key_name}")}
+            steps.append(Msg(key="erguai.baochang" if baochang else "erguai.no_baochang", params=params))
+        deltas = [sign * a if seat in (declarer, partner) else -sign * a for seat in range(PLAYERS)]
+        if baochang:
+            tags.append("包场")
+            deltas[declarer] = -2 * a
+            deltas[partner] = 0
+            steps.append(Msg(key="erguai.pair_lost_baochang", params={"a": a, "total": 2 * a}))
         else:
-            key_name = baochang_key(bid, contract)
-            limit = o.baochang[key_name]
-            which = Msg(key=f"erguai.baochang_limit.{key_name}")
-            baochang = sign < 0 and c > limit
-            if sign < 0:
-                params = {"c": c, "limit": limit, "which": which}
-                steps.append(Msg(key="erguai.baochang" if baochang else "erguai.no_baochang", params=params))
-            for seat in range(PLAYERS):
-                if seat in (declarer, partner):
-                    deltas[seat] = sign * a
-                else:
-                    deltas[seat] = -sign * a
-            if baochang:
-                tags.append("包场")
-                deltas[declarer] = -2 * a
-                deltas[partner] = 0
-                steps.append(Msg(key="erguai.pair_lost_baochang", params={"a": a, "total": 2 * a}))
-            else:
-                steps.append(Msg(key="erguai.pair_won" if sign > 0 else "erguai.pair_lost", params={"a": a}))
+            steps.append(Msg(key="erguai.pair_won" if sign > 0 else "erguai.pair_lost", params={"a": a}))
+        return deltas
 
-        if contract is not Contract.PLAIN:
-            x = o.xijin[str(contract)]
-            for seat in range(PLAYERS):
-                deltas[seat] += (PLAYERS - 1) * x if seat == declarer else -x
-            steps.append(Msg(key="erguai.xijin", params={"contract": contract_name, "x": x, "total": 3 * x}))
-
-        return HandResult(
-            status=HandStatus.SCORED,
-            dealer=dealer,
-            declarer=declarer,
-            outcome=outcome,
-            tags=tuple(tags),
-            declarer_won=declarer_won,
-            deltas=tuple(deltas),
-            steps=tuple(steps),
-            next_dealer=next_dealer,
-        )
+    def _xijin(
+        self, declarer: Seat, contract: Contract, contract_name: Msg, deltas: list[int], steps: list[Msg]
+    ) -> None:
+        """Rule step 6: on 爆 / 鉤 each other player gives the declarer 喜金, never multiplied."""
+        x = self.options.xijin[str(contract)]
+        for seat in range(PLAYERS):
+            deltas[seat] += (PLAYERS - 1) * x if seat == declarer else -x
+        steps.append(Msg(key="erguai.xijin", params={"contract": contract_name, "x": x, "total": 3 * x}))
 
     @staticmethod
     def _check(hand: HandInput) -> tuple[Seat, Seat | None, int, Contract, int]:
@@ -276,8 +285,6 @@ class ErguaiTable(StatelessTable):
             raise hand.error("contract.needs_bid_100", "contract", bid=bid)
         if hand.partner == hand.declarer:
             raise hand.error("partner.is_declarer", "partner")
-        if hand.captured > DECK_POINTS:
-            raise hand.error("points.over_deck", "captured", value=hand.captured, total=DECK_POINTS)
         return hand.declarer, hand.partner, bid, contract, hand.captured
 
 

@@ -129,6 +129,20 @@ class GunziOptions:
             )
 
 
+def _bottom_jokers(hand: HandInput, tags: list[str], steps: list[Msg]) -> tuple[int, int, int]:
+    """The jokers buried in the bottom (big, small) and `J` = 2 × big + small; 干锅 makes `J` 0."""
+    big, small = hand.bottom_jokers.big, hand.bottom_jokers.small
+    jokers = 2 * big + small
+    if hand.gan_guo:
+        tags.append("干锅")
+        if jokers:
+            steps.append(Msg(key="gunzi.gan_guo", params={"big": big, "small": small}))
+        return big, small, 0
+    if jokers:
+        steps.append(Msg(key="gunzi.jokers", params={"big": big, "small": small, "j": jokers}))
+    return big, small, jokers
+
+
 @dataclass(kw_only=True)
 class GunziTable(LevelCarry):
     options: GunziOptions
@@ -153,135 +167,49 @@ class GunziTable(LevelCarry):
         self.tribute_cards = state["tribute_cards"]
 
     def play(self, hand: HandInput, ctx: Context) -> HandResult:
+        """One hand, as the rule file's steps: the incoming tribute, `s` and `J`, a special or the levels and
+        taking over, the next declarer and the tribute the next hand pays."""
         if ctx.hand_in_game == 1:
             self._new_game()
         if hand.redeal is not None:
             # The tribute waits for the next scored hand.
             redeal = level_redeal(hand, self.pending, self.levels, Outcome.REDEAL)
             return dataclasses.replace(redeal, tribute_next=self.tribute_cards)
-        o = self.options
         steps: list[Msg] = []
-        declarer = resolve_declarer(hand, self.pending, o.free_declarer, steps)
+        declarer = resolve_declarer(hand, self.pending, self.options.free_declarer, steps)
         hand.require("captured")
         incoming = self.tribute_cards
         tribute = Tribute(hand.tribute)
         if incoming is None and tribute is not Tribute.NORMAL:
             raise hand.error("tribute.first_hand", "tribute")
         check_deck(hand, DECK_POINTS)
-        assert hand.captured is not None
         tags: list[str] = []
         seat_deltas = [0, 0, 0, 0]
-
         # 1. incoming tribute, seat to seat
         if incoming is None:
             steps.append(Msg(key="gunzi.tribute.none_first"))
         else:
             self._pay_tribute(declarer, incoming, tribute, seat_deltas, tags, steps)
-
-        # s and J
-        captured, bottom = hand.captured, hand.bottom_points
-        if hand.kou_di:
-            s = captured + bottom * o.bottom_multiplier
-            tags.append("抠底")
-            steps.append(
-                Msg(
-                    key="gunzi.s_kou", params={"captured": captured, "bottom": bottom, "m": o.bottom_multiplier, "s": s}
-                )
-            )
-        else:
-            s = captured
-            steps.append(Msg(key="gunzi.s", params={"s": s}))
-        big, small = hand.bottom_jokers.big, hand.bottom_jokers.small
-        jokers = 2 * big + small
-        if hand.gan_guo:
-            tags.append("干锅")
-            if jokers:
-                steps.append(Msg(key="gunzi.gan_guo", params={"big": big, "small": small}))
-            jokers = 0
-        elif jokers:
-            steps.append(Msg(key="gunzi.jokers", params={"big": big, "small": small, "j": jokers}))
-
-        declaring, capturing = team_index(declarer), 1 - team_index(declarer)
+        s = self._points(hand, tags, steps)
+        big, small, jokers = _bottom_jokers(hand, tags, steps)
         special = self._special(hand, s, big, small)
-        game_end: GameEnd | None = None
+        next_declarer: Seat | None = None
+        declarer_won: bool | None
+        game_end: GameEnd | None
         if special is not None:
             # 2. specials: replace step 3 and end the game
-            gainer = declaring if special == "zero" or special.endswith("_kept") else capturing
-            points = o.special_points
-            figure = points if gainer == declaring else -points
-            outcome, declarer_won = Outcome.SPECIAL, gainer == declaring
-            tags.append(SPECIAL_TAGS[special])
-            steps.append(Msg(key=f"gunzi.special.{special}", params={"points": points, "threshold": o.threshold}))
-            team_figures = (figure, -figure)
-            game_end = GameEnd(winners=team_seats(gainer), how=GameEndHow.SPECIAL)
-            next_declarer = None
+            outcome, declarer_won, team_figures, game_end = self._special_end(special, declarer, tags, steps)
         else:
-            # 3. levels and taking over
-            k = 1 + jokers
-            promoted: int | None = None
-            if s >= o.threshold and hand.kou_di:
-                outcome, declarer_won, promoted = Outcome.CAPTURE_UP, False, capturing
-                score = o.takeover_points + o.level_points * k
-                tags.append("上台")
-                steps.append(
-                    Msg(
-                        key="gunzi.capture_up",
-                        params={
-                            "threshold": o.threshold,
-                            "k": k,
-                            "j": jokers,
-                            "t": o.takeover_points,
-                            "lp": o.level_points,
-                            "score": score,
-                        },
-                    )
-                )
-                team_figures = (-score, score)
-            elif s >= o.threshold:
-                outcome, declarer_won = Outcome.SWITCH, False
-                score = o.takeover_points
-                tags.append("上台")
-                steps.append(Msg(key="gunzi.switch", params={"threshold": o.threshold, "score": score}))
-                team_figures = (-score, score)
-            elif not hand.kou_di:
-                outcome, declarer_won, promoted = Outcome.DECLARER_UP, True, declaring
-                score = o.level_points * k
-                tags.append("保底")
-                steps.append(
-                    Msg(
-                        key="gunzi.declarer_up",
-                        params={"threshold": o.threshold, "k": k, "j": jokers, "lp": o.level_points, "score": score},
-                    )
-                )
-                team_figures = (score, -score)
-            else:
-                outcome, declarer_won = Outcome.HOLD, None
+            # 3. levels and taking over; 4. the next declarer
+            outcome, declarer_won, team_figures, game_end = self._levels(hand, declarer, s, jokers, tags, steps)
+            if outcome is Outcome.HOLD:
                 jokers = 0  # buried jokers are void after 臭抠
-                tags.append("臭抠")
-                steps.append(Msg(key="gunzi.hold", params={"threshold": o.threshold}))
-                team_figures = (0, 0)
-            if promoted is not None and self._promote(promoted, k, steps):
-                tags.append("出锅")
-                game_end = GameEnd(winners=team_seats(promoted), how=GameEndHow.LEVELS)
-            # 4. next declarer
-            next_declarer = (declarer + 2) % 4 if s < o.threshold else (declarer + 1) % 4
-            if game_end is not None:
-                next_declarer = None
-
+            if game_end is None:
+                next_declarer = (declarer + 2) % 4 if s < self.options.threshold else (declarer + 1) % 4
         for seat, figure in enumerate(team_deltas(declarer, *team_figures)):
             seat_deltas[seat] += figure
         steps.append(levels_step(self.levels))
-
-        if next_declarer is None:
-            self.pending = None
-            self.tribute_cards = None
-        else:
-            steps.append(
-                Msg(key="next.partner" if s < o.threshold else "next.left", params={"seat": SeatName(next_declarer)})
-            )
-            self.tribute_cards = self._next_tribute(s, jokers, next_declarer, steps)
-            self.pending = next_declarer
-
+        self._carry_on(s, jokers, next_declarer, steps)
         return HandResult(
             status=HandStatus.SCORED,
             dealer=declarer,
@@ -296,6 +224,84 @@ class GunziTable(LevelCarry):
             tribute_next=self.tribute_cards,
             game_end=game_end,
         )
+
+    def _points(self, hand: HandInput, tags: list[str], steps: list[Msg]) -> int:
+        """`s`, the capture team's points: with 抠底 the bottom counts `bottom_multiplier` times."""
+        assert hand.captured is not None
+        captured, bottom, m = hand.captured, hand.bottom_points, self.options.bottom_multiplier
+        if not hand.kou_di:
+            steps.append(Msg(key="gunzi.s", params={"s": captured}))
+            return captured
+        s = captured + bottom * m
+        tags.append("抠底")
+        steps.append(Msg(key="gunzi.s_kou", params={"captured": captured, "bottom": bottom, "m": m, "s": s}))
+        return s
+
+    def _special_end(
+        self, special: str, declarer: Seat, tags: list[str], steps: list[Msg]
+    ) -> tuple[Outcome, bool, tuple[int, int], GameEnd]:
+        """Rule step 2: a special hand scores ±`special_points` per player and ends the game for the gainer."""
+        declaring, capturing = team_index(declarer), 1 - team_index(declarer)
+        gainer = declaring if special == "zero" or special.endswith("_kept") else capturing
+        points = self.options.special_points
+        figure = points if gainer == declaring else -points
+        tags.append(SPECIAL_TAGS[special])
+        steps.append(
+            Msg(key=f"gunzi.special.{special}", params={"points": points, "threshold": self.options.threshold})
+        )
+        game_end = GameEnd(winners=team_seats(gainer), how=GameEndHow.SPECIAL)
+        return Outcome.SPECIAL, gainer == declaring, (figure, -figure), game_end
+
+    def _levels(
+        self, hand: HandInput, declarer: Seat, s: int, jokers: int, tags: list[str], steps: list[Msg]
+    ) -> tuple[Outcome, bool | None, tuple[int, int], GameEnd | None]:
+        """Rule step 3: 上台 (with or without 抠底), 保底 or 臭抠; a team promoted past the last level wins."""
+        o = self.options
+        declaring, capturing = team_index(declarer), 1 - team_index(declarer)
+        k = 1 + jokers
+        promoted: int | None = None
+        declarer_won: bool | None
+        if s >= o.threshold and hand.kou_di:
+            outcome, declarer_won, promoted = Outcome.CAPTURE_UP, False, capturing
+            score = o.takeover_points + o.level_points * k
+            tags.append("上台")
+            params = {"threshold": o.threshold, "k": k, "j": jokers, "t": o.takeover_points, "lp": o.level_points}
+            steps.append(Msg(key="gunzi.capture_up", params={**params, "score": score}))
+            team_figures = (-score, score)
+        elif s >= o.threshold:
+            outcome, declarer_won = Outcome.SWITCH, False
+            score = o.takeover_points
+            tags.append("上台")
+            steps.append(Msg(key="gunzi.switch", params={"threshold": o.threshold, "score": score}))
+            team_figures = (-score, score)
+        elif not hand.kou_di:
+            outcome, declarer_won, promoted = Outcome.DECLARER_UP, True, declaring
+            score = o.level_points * k
+            tags.append("保底")
+            params = {"threshold": o.threshold, "k": k, "j": jokers, "lp": o.level_points, "score": score}
+            steps.append(Msg(key="gunzi.declarer_up", params=params))
+            team_figures = (score, -score)
+        else:
+            outcome, declarer_won = Outcome.HOLD, None
+            tags.append("臭抠")
+            steps.append(Msg(key="gunzi.hold", params={"threshold": o.threshold}))
+            team_figures = (0, 0)
+        game_end: GameEnd | None = None
+        if promoted is not None and self._promote(promoted, k, steps):
+            tags.append("出锅")
+            game_end = GameEnd(winners=team_seats(promoted), how=GameEndHow.LEVELS)
+        return outcome, declarer_won, team_figures, game_end
+
+    def _carry_on(self, s: int, jokers: int, next_declarer: Seat | None, steps: list[Msg]) -> None:
+        """Rule step 4 and the tribute table: who declares next and what the next hand pays (none: game over)."""
+        if next_declarer is None:
+            self.pending = None
+            self.tribute_cards = None
+            return
+        key = "next.partner" if s < self.options.threshold else "next.left"
+        steps.append(Msg(key=key, params={"seat": SeatName(next_declarer)}))
+        self.tribute_cards = self._next_tribute(s, jokers, next_declarer, steps)
+        self.pending = next_declarer
 
     def _pay_tribute(
         self, declarer: Seat, cards: int, tribute: Tribute, deltas: list[int], tags: list[str], steps: list[Msg]

@@ -264,6 +264,21 @@ def kou_shape_entries(options: HongxingwuOptions, lang: str = Lang.ZH) -> list[d
 # ---------------------------------------------------------------- the table
 
 
+def _points(hand: HandInput, tags: list[str], steps: list[Msg]) -> int:
+    """`s` = captured + (bottom × bottom_multiplier on 抠底)."""
+    assert hand.captured is not None
+    captured, bottom = hand.captured, hand.bottom_points
+    if not hand.kou_di:
+        steps.append(Msg(key="hxw.s", params={"s": captured}))
+        return captured
+    assert hand.bottom_multiplier is not None
+    s = captured + bottom * hand.bottom_multiplier
+    tags.append("抠底")
+    params = {"captured": captured, "bottom": bottom, "m": hand.bottom_multiplier, "s": s}
+    steps.append(Msg(key="hxw.s_kou", params=params))
+    return s
+
+
 @dataclass(kw_only=True)
 class HongxingwuTable(LevelCarry):
     options: HongxingwuOptions
@@ -279,6 +294,8 @@ class HongxingwuTable(LevelCarry):
         self.pending = None
 
     def play(self, hand: HandInput, ctx: Context) -> HandResult:
+        """One hand, as the rule file's steps: `s`, its band in the level table, the promotion, the next
+        declarer."""
         if ctx.hand_in_game == 1:
             self._new_game()
         if hand.redeal is not None:
@@ -287,83 +304,78 @@ class HongxingwuTable(LevelCarry):
         steps: list[Msg] = []
         declarer = resolve_declarer(hand, self.pending, o.free_declarer, steps)
         hand.require("captured")
-        if hand.kou_di and "bottom_multiplier" not in hand.present:
-            raise hand.error("multiplier.required", "bottom_multiplier")
-        if not hand.kou_di and "bottom_multiplier" in hand.present:
-            raise hand.error("multiplier.without_kou_di", "bottom_multiplier")
-        if hand.bottom_multiplier is not None:
-            if o.kou_multiplier is KouMultiplier.TIMES and hand.bottom_multiplier % 2:
-                raise hand.error("multiplier.not_even", "bottom_multiplier")
-            if o.kou_multiplier is KouMultiplier.POWER and hand.bottom_multiplier & (hand.bottom_multiplier - 1):
-                raise hand.error("multiplier.not_power_of_two", "bottom_multiplier")
+        self._check_multiplier(hand)
         check_deck(hand, DECK_POINTS)
-        assert hand.captured is not None
-        captured, bottom = hand.captured, hand.bottom_points
-
         tags: list[str] = []
-        if hand.kou_di:
-            assert hand.bottom_multiplier is not None
-            s = captured + bottom * hand.bottom_multiplier
-            tags.append("抠底")
-            steps.append(
-                Msg(
-                    key="hxw.s_kou",
-                    params={"captured": captured, "bottom": bottom, "m": hand.bottom_multiplier, "s": s},
-                )
-            )
-        else:
-            s = captured
-            steps.append(Msg(key="hxw.s", params={"s": s}))
-
-        band = o.level_table.band(s)
-        declaring, capturing = team_index(declarer), 1 - team_index(declarer)
-        text = band_text(band.low, band.high)
-        if not band.capture:
-            outcome, promoted, declarer_won = Outcome.DECLARER_UP, declaring, True
-            next_declarer = (declarer + 2) % 4
-            tags.append("升级")
-            steps.append(Msg(key="hxw.declarer_up", params={"band": text, "k": band.levels}))
-        elif band.levels == 0:
-            outcome, promoted, declarer_won = Outcome.SWITCH, None, False
-            next_declarer = (declarer + 1) % 4
-            tags.append("上台")
-            steps.append(Msg(key="hxw.switch", params={"band": text}))
-        else:
-            outcome, promoted, declarer_won = Outcome.CAPTURE_UP, capturing, False
-            next_declarer = (declarer + 1) % 4
-            tags.append("上台")
-            steps.append(Msg(key="hxw.capture_up", params={"band": text, "k": band.levels}))
-
+        s = _points(hand, tags, steps)
+        declaring = team_index(declarer)
+        outcome, promoted, k = self._band(s, declaring, tags, steps)
         moved = 0
         game_end: GameEnd | None = None
         if promoted is not None:
-            moved, won = self._promote(promoted, band.levels, promoted == declaring, steps, tags)
+            moved, won = self._promote(promoted, k, promoted == declaring, steps, tags)
             if won:
                 tags.append("胜")
                 game_end = GameEnd(winners=team_seats(promoted), how=GameEndHow.LEVELS)
         steps.append(levels_step(self.levels, o.ladder))
-
-        if game_end is None:
-            key = "next.partner" if outcome is Outcome.DECLARER_UP else "next.left"
-            steps.append(Msg(key=key, params={"seat": SeatName(next_declarer)}))
-            self.pending = next_declarer
-        else:
-            self.pending = None
-
-        deltas = (0, 0, 0, 0) if promoted is None else team_deltas(promoted, moved, 0)
+        next_declarer = self._next_declarer(declarer, outcome, game_end, steps)
         return HandResult(
             status=HandStatus.SCORED,
             dealer=declarer,
             declarer=declarer,
             outcome=outcome,
             tags=tuple(tags),
-            declarer_won=declarer_won,
-            deltas=deltas,
+            declarer_won=outcome is Outcome.DECLARER_UP,
+            deltas=(0, 0, 0, 0) if promoted is None else team_deltas(promoted, moved, 0),
             steps=tuple(steps),
-            next_dealer=None if game_end else next_declarer,
+            next_dealer=next_declarer,
             levels=seat_levels(self.levels, o.ladder),
             game_end=game_end,
         )
+
+    def _check_multiplier(self, hand: HandInput) -> None:
+        """A `bottom_multiplier` goes with 抠底 and only then, even (×) or a power of two (power) by the option."""
+        if hand.kou_di and "bottom_multiplier" not in hand.present:
+            raise hand.error("multiplier.required", "bottom_multiplier")
+        if not hand.kou_di and "bottom_multiplier" in hand.present:
+            raise hand.error("multiplier.without_kou_di", "bottom_multiplier")
+        m = hand.bottom_multiplier
+        if m is not None:
+            if self.options.kou_multiplier is KouMultiplier.TIMES and m % 2:
+                raise hand.error("multiplier.not_even", "bottom_multiplier")
+            if self.options.kou_multiplier is KouMultiplier.POWER and m & (m - 1):
+                raise hand.error("multiplier.not_power_of_two", "bottom_multiplier")
+
+    def _band(self, s: int, declaring: int, tags: list[str], steps: list[Msg]) -> tuple[Outcome, int | None, int]:
+        """The level table's band for `s`: the declaring team up, 上台, or 上台 and up. Returns the outcome, the
+        team promoted (None: nobody) and its levels."""
+        band = self.options.level_table.band(s)
+        text = band_text(band.low, band.high)
+        if not band.capture:
+            tags.append("升级")
+            steps.append(Msg(key="hxw.declarer_up", params={"band": text, "k": band.levels}))
+            return Outcome.DECLARER_UP, declaring, band.levels
+        tags.append("上台")
+        if band.levels == 0:
+            steps.append(Msg(key="hxw.switch", params={"band": text}))
+            return Outcome.SWITCH, None, 0
+        steps.append(Msg(key="hxw.capture_up", params={"band": text, "k": band.levels}))
+        return Outcome.CAPTURE_UP, 1 - declaring, band.levels
+
+    def _next_declarer(
+        self, declarer: Seat, outcome: Outcome, game_end: GameEnd | None, steps: list[Msg]
+    ) -> Seat | None:
+        """Declaring team promoted: the declarer's 对家; capture team takes over: his 下家. None: game over."""
+        if game_end is not None:
+            self.pending = None
+            return None
+        if outcome is Outcome.DECLARER_UP:
+            next_declarer, key = (declarer + 2) % 4, "next.partner"
+        else:
+            next_declarer, key = (declarer + 1) % 4, "next.left"
+        steps.append(Msg(key=key, params={"seat": SeatName(next_declarer)}))
+        self.pending = next_declarer
+        return next_declarer
 
     def _promote(self, team: int, k: int, declaring: bool, steps: list[Msg], tags: list[str]) -> tuple[int, bool]:
         """Move `team` up `k` levels (levels.promote); (levels actually moved, whether it wins the game)."""

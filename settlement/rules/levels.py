@@ -36,7 +36,6 @@ class LevelCarry:
 
 
 LEVELS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-ACE = len(LEVELS) - 1
 
 
 def team_index(seat: Seat) -> int:

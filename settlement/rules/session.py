@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
 from typing import Any
 
 from .base import (
@@ -24,6 +23,7 @@ from .base import (
     RulesError,
     Seat,
     SeatName,
+    Table,
     TeamName,
     Variant,
     check_zero_sum,
@@ -34,6 +34,7 @@ from .options import options_dump
 from .registry import VARIANTS
 
 STATE_VERSION = 1
+SETTLE_UP_SEATS = 4  # the most seats a zero-sum variant has; settle_up_transfers is minimal up to here
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -177,112 +178,34 @@ def session_play(doc: SessionDoc, *, state: SessionState | None = None) -> Sessi
     The document's hands must be numbered on from the state (`document_parse(…,
     first_hand=state.played + 1)`). Playing on from the state after hand k gives
     exactly what a full replay gives for the hands after k.
+
+    Each hand, in order: the table plays it (`_hand_play`); its deltas join the
+    game's running totals; a hand that ends the game closes it with the game's
+    adjustments (`_game_close`); the session then stands where `_state_after`
+    says. After the last hand a game still in progress is listed unfinished,
+    and the session's totals are settled up.
     """
-    players = len(doc.players)
-    zero: Deltas = (0,) * players
-    if state is None:
-        state = session_start(doc)
-    if len(state.game_totals) != players:
-        raise ValueError(f"a state for {len(state.game_totals)} players, the document has {players}")
-    if doc.hands and doc.hands[0].n != state.played + 1:
-        raise ValueError(f"the document's first hand is {doc.hands[0].n}, the state is after hand {state.played}")
-    table = doc.variant.new_table(doc.options, players)
-    table.state_load(state.table)
+    after = _state_checked(doc, state)
+    table = doc.variant.new_table(doc.options, len(doc.players))
+    table.state_load(after.table)
     hands: list[PlayedHand] = []
     games: list[PlayedGame] = []
-
-    game_n, game_first, hand_in_game, scored_in_game = (
-        state.game,
-        state.game_first,
-        state.hand_in_game,
-        state.scored_in_game,
-    )
-    game_totals = state.game_totals
-    next_dealer: Seat = state.next_dealer
-    totals = state.totals
-    games_won = list(state.games_won)
-    last = state.played
-    after = state
     for hand in doc.hands:
-        hand_in_game += 1
-        ctx = Context(
-            players=players,
-            hand_in_game=hand_in_game,
-            scored_in_game=scored_in_game,
-            game_totals=game_totals,
-            default_dealer=next_dealer,
-        )
-        try:
-            result = table.play(hand, ctx)
-        except RulesError as error:
-            error.players = doc.players
-            raise
-        if len(result.deltas) != players:
-            raise AssertionError(f"hand {hand.n}: {len(result.deltas)} deltas for {players} seats")
-        if doc.variant.zero_sum:
-            check_zero_sum(result.deltas, f"hand {hand.n}")
-        game_totals = _add(game_totals, result.deltas)
-        if result.status is HandStatus.SCORED:
-            scored_in_game += 1
-        if result.next_dealer is not None:
-            next_dealer = result.next_dealer
+        result = _hand_play(doc, table, hand, after)
+        game_totals = _add(after.game_totals, result.deltas)
+        closed = _game_close(doc, after, hand.n, result, game_totals)
+        if closed is not None:
+            games.append(closed)
+        before, after = after, _state_after(after, hand.n, result, game_totals, closed, table.state_dump())
         facts = hand_facts(doc.variant, hand, result)
-        hand_game, hand_totals = game_n, game_totals
-        last = hand.n
-
-        end = result.game_end
-        if end is not None:
-            adjustments = end.adjustments or zero
-            if doc.variant.zero_sum:
-                check_zero_sum(adjustments, f"game {game_n} adjustments")
-            game = PlayedGame(
-                n=game_n,
-                first_hand=game_first,
-                last_hand=hand.n,
-                finished=True,
-                winners=tuple(sorted(end.winners)),
-                how=end.how,
-                adjustments=adjustments,
-                adjustment_steps=end.adjustment_steps,
-                totals=_add(game_totals, adjustments),
-            )
-            games.append(game)
-            totals = _add(totals, game.totals)
-            for seat in game.winners:
-                games_won[seat] += 1
-            game_n, game_first, hand_in_game, scored_in_game = game_n + 1, hand.n + 1, 0, 0
-            game_totals = zero
-        after = SessionState(
-            played=hand.n,
-            game=game_n,
-            game_first=game_first,
-            hand_in_game=hand_in_game,
-            scored_in_game=scored_in_game,
-            game_totals=game_totals,
-            next_dealer=next_dealer,
-            totals=totals,
-            games_won=tuple(games_won),
-            table=table.state_dump(),
+        hands.append(
+            PlayedHand(n=hand.n, game=before.game, result=result, totals=game_totals, facts=facts, state=after)
         )
-        hands.append(PlayedHand(n=hand.n, game=hand_game, result=result, totals=hand_totals, facts=facts, state=after))
 
-    session_totals = totals
-    if hand_in_game:
-        games.append(
-            PlayedGame(
-                n=game_n,
-                first_hand=game_first,
-                last_hand=last,
-                finished=False,
-                winners=(),
-                how=None,
-                adjustments=zero,
-                adjustment_steps=(),
-                totals=game_totals,
-            )
-        )
-        session_totals = _add(totals, game_totals)
-
+    session_totals = after.totals
+    if after.hand_in_game:
+        games.append(_game_in_progress(after))
+        session_totals = _add(after.totals, after.game_totals)
     unit_value = getattr(doc.options, "unit_value", 1)
     settle_up = settle_up_transfers(session_totals, unit_value=unit_value) if doc.variant.zero_sum else ()
     return SessionResult(
@@ -290,9 +213,122 @@ def session_play(doc: SessionDoc, *, state: SessionState | None = None) -> Sessi
         hands=tuple(hands),
         games=tuple(games),
         totals=session_totals,
-        games_won=tuple(games_won),
+        games_won=after.games_won,
         settle_up=settle_up,
         state=after,
+    )
+
+
+def _state_checked(doc: SessionDoc, state: SessionState | None) -> SessionState:
+    """The state to play on from (the start for None), refused if it does not fit the document (ValueError)."""
+    players = len(doc.players)
+    if state is None:
+        state = session_start(doc)
+    if len(state.game_totals) != players:
+        raise ValueError(f"a state for {len(state.game_totals)} players, the document has {players}")
+    if doc.hands and doc.hands[0].n != state.played + 1:
+        raise ValueError(f"the document's first hand is {doc.hands[0].n}, the state is after hand {state.played}")
+    return state
+
+
+def _hand_play(doc: SessionDoc, table: Table, hand: HandInput, before: SessionState) -> HandResult:
+    """The table plays one hand, knowing where the game stands; a zero-sum variant's hand must sum to zero."""
+    players = len(doc.players)
+    ctx = Context(
+        players=players,
+        hand_in_game=before.hand_in_game + 1,
+        scored_in_game=before.scored_in_game,
+        game_totals=before.game_totals,
+        default_dealer=before.next_dealer,
+    )
+    try:
+        result = table.play(hand, ctx)
+    except RulesError as error:
+        error.players = doc.players
+        raise
+    if len(result.deltas) != players:
+        raise AssertionError(f"hand {hand.n}: {len(result.deltas)} deltas for {players} seats")
+    if doc.variant.zero_sum:
+        check_zero_sum(result.deltas, f"hand {hand.n}")
+    return result
+
+
+def _game_close(
+    doc: SessionDoc, before: SessionState, n: int, result: HandResult, game_totals: Deltas
+) -> PlayedGame | None:
+    """The game hand `n` ends, with its end-of-game adjustments (None: the game goes on)."""
+    end = result.game_end
+    if end is None:
+        return None
+    adjustments = end.adjustments or (0,) * len(game_totals)
+    if doc.variant.zero_sum:
+        check_zero_sum(adjustments, f"game {before.game} adjustments")
+    return PlayedGame(
+        n=before.game,
+        first_hand=before.game_first,
+        last_hand=n,
+        finished=True,
+        winners=tuple(sorted(end.winners)),
+        how=end.how,
+        adjustments=adjustments,
+        adjustment_steps=end.adjustment_steps,
+        totals=_add(game_totals, adjustments),
+    )
+
+
+def _state_after(
+    before: SessionState,
+    n: int,
+    result: HandResult,
+    game_totals: Deltas,
+    closed: PlayedGame | None,
+    table: Mapping[str, Any],
+) -> SessionState:
+    """Where the session stands after hand `n`: in the same game, or (`closed`) at the start of the next."""
+    scored_in_game = before.scored_in_game + (1 if result.status is HandStatus.SCORED else 0)
+    next_dealer = before.next_dealer if result.next_dealer is None else result.next_dealer
+    if closed is None:
+        return SessionState(
+            played=n,
+            game=before.game,
+            game_first=before.game_first,
+            hand_in_game=before.hand_in_game + 1,
+            scored_in_game=scored_in_game,
+            game_totals=game_totals,
+            next_dealer=next_dealer,
+            totals=before.totals,
+            games_won=before.games_won,
+            table=table,
+        )
+    games_won = list(before.games_won)
+    for seat in closed.winners:
+        games_won[seat] += 1
+    return SessionState(
+        played=n,
+        game=before.game + 1,
+        game_first=n + 1,
+        hand_in_game=0,
+        scored_in_game=0,
+        game_totals=(0,) * len(game_totals),
+        next_dealer=next_dealer,
+        totals=_add(before.totals, closed.totals),
+        games_won=tuple(games_won),
+        table=table,
+    )
+
+
+def _game_in_progress(state: SessionState) -> PlayedGame:
+    """The game the session stands in, unfinished: its hands so far and running totals."""
+    return PlayedGame(
+        n=state.game,
+        first_hand=state.game_first,
+        last_hand=state.played,
+        finished=False,
+        winners=(),
+        how=None,
+        adjustments=(0,) * len(state.game_totals),
+        adjustment_steps=(),
+        totals=state.game_totals,
     )
 
 
@@ -323,45 +359,34 @@ def hand_facts(variant: Variant, hand: HandInput, result: HandResult) -> dict[st
 
 
 def settle_up_transfers(totals: Sequence[int], *, unit_value: int = 1) -> tuple[Transfer, ...]:
-    """The fewest transfers that clear zero-sum totals.
+    """The fewest transfers that clear zero-sum totals: the largest debt pays the largest credit, until all clear.
 
-    With k seats owed or owing, the minimum is k minus the largest number of
-    groups the balances split into that each sum to zero; with 3 or 4 players
-    trying every split is instant. Within a group that has no smaller zero-sum
-    part, paying the largest debt to the largest credit takes k − 1 transfers.
+    With k seats owed or owing the minimum is k minus the most groups the
+    balances split into that each sum to zero. Every zero-sum variant seats at
+    most 4, and there this greedy rule reaches it: with k ≤ 3 no proper group
+    sums to zero, so k − 1 transfers are the least; with k = 4 the only split is
+    two pairs {a, −a}, {b, −b}, and the largest debt and the largest credit are
+    then one pair (|a| ≥ |b|), cleared in one transfer, the other pair in the
+    next. More seats could split three ways the greedy rule does not see, so
+    they are refused (a 5- or 6-seat zero-sum variant needs a search here).
     """
     balances = {seat: value * unit_value for seat, value in enumerate(totals) if value}
     if sum(balances.values()) != 0:
         raise AssertionError(f"settle-up needs zero-sum totals, got {list(totals)}")
+    if len(balances) > SETTLE_UP_SEATS:
+        raise AssertionError(
+            f"settle-up is minimal for at most {SETTLE_UP_SEATS} seats owed or owing, got {len(balances)}"
+        )
     transfers: list[Transfer] = []
-    for group in _zero_sum_groups(tuple(balances), balances):
-        left = {seat: balances[seat] for seat in group}
-        while any(left.values()):
-            payer = min(left, key=lambda s: (left[s], s))
-            payee = max(left, key=lambda s: (left[s], -s))
-            amount = min(-left[payer], left[payee])
-            transfers.append(Transfer(payer=payer, payee=payee, amount=amount))
-            left[payer] += amount
-            left[payee] -= amount
+    left = dict(balances)
+    while any(left.values()):
+        payer = min(left, key=lambda s: (left[s], s))
+        payee = max(left, key=lambda s: (left[s], -s))
+        amount = min(-left[payer], left[payee])
+        transfers.append(Transfer(payer=payer, payee=payee, amount=amount))
+        left[payer] += amount
+        left[payee] -= amount
     return tuple(sorted(transfers, key=lambda t: (t.payer, t.payee)))
-
-
-def _zero_sum_groups(seats: tuple[Seat, ...], balances: dict[Seat, int]) -> list[tuple[Seat, ...]]:
-    """Split `seats` into the most groups that each sum to zero (exhaustive; fine for a table)."""
-    if not seats:
-        return []
-    first, rest = seats[0], seats[1:]
-    best: list[tuple[Seat, ...]] = []
-    for size in range(len(rest) + 1):
-        for others in combinations(rest, size):
-            group = (first, *others)
-            if sum(balances[s] for s in group):
-                continue
-            remaining = tuple(s for s in rest if s not in others)
-            candidate = [group, *_zero_sum_groups(remaining, balances)]
-            if len(candidate) > len(best):
-                best = candidate
-    return best
 
 
 def session_settle(raw: Any, *, lang: str = Lang.ZH) -> dict[str, Any]:

@@ -201,6 +201,8 @@ class ShengjiTable(LevelCarry):
         self.pending = None
 
     def play(self, hand: HandInput, ctx: Context) -> HandResult:
+        """One hand, as the rule file's steps: `s` (the bottom, failed throws), the score table, 勾J and the
+        promotion, the next declarer."""
         o = self.options
         if ctx.hand_in_game == 1:
             self._new_game()
@@ -212,18 +214,45 @@ class ShengjiTable(LevelCarry):
         declarer = resolve_declarer(hand, self.pending, o.free_declarer, steps)
         hand.require("captured")
         check_deck(hand, o.deck_points)
-        declaring, capturing = team_index(declarer), 1 - team_index(declarer)
+        declaring = team_index(declarer)
         multiplier = self._multiplier(hand, steps)
         failed = self._failed_throws(hand, declaring)
-        if hand.jack_kou:
-            if not o.jack_back_to_two:
-                raise hand.error("jack.not_enabled", "jack_kou")
-            if o.ladder[self.levels[declaring]] != "J":
-                raise hand.error("jack.not_at_jack", "jack_kou", level=o.ladder[self.levels[declaring]])
-        assert hand.captured is not None
-
-        # s
+        self._check_jack(hand, declaring)
         tags: list[str] = []
+        s = self._points(hand, multiplier, failed, tags, steps)
+        outcome, promoted, k = self._score_table(s, declaring, tags, steps)
+        moved, game_end = self._move_levels(hand, declaring, promoted, k, tags, steps)
+        steps.append(levels_step(self.levels, o.ladder, self.players))
+        next_declarer = self._next_declarer(declarer, outcome, game_end, steps)
+        return HandResult(
+            status=HandStatus.SCORED,
+            dealer=declarer,
+            declarer=declarer,
+            outcome=outcome,
+            tags=tuple(tags),
+            declarer_won=outcome is Outcome.DECLARER_UP,
+            deltas=level_deltas(0, moved[0], self.players, moved[1]),
+            steps=tuple(steps),
+            next_dealer=next_declarer,
+            levels=seat_levels(self.levels, o.ladder, self.players),
+            game_end=game_end,
+        )
+
+    def _check_jack(self, hand: HandInput, declaring: int) -> None:
+        """勾J is allowed only with `jack_back_to_two`, and only while the declaring team is at J."""
+        if not hand.jack_kou:
+            return
+        o = self.options
+        if not o.jack_back_to_two:
+            raise hand.error("jack.not_enabled", "jack_kou")
+        if o.ladder[self.levels[declaring]] != "J":
+            raise hand.error("jack.not_at_jack", "jack_kou", level=o.ladder[self.levels[declaring]])
+
+    def _points(
+        self, hand: HandInput, multiplier: int, failed: tuple[int, int], tags: list[str], steps: list[Msg]
+    ) -> int:
+        """`s`: the captured points, the bottom × the multiplier on 抠底, and the failed throws' penalty."""
+        assert hand.captured is not None
         s = hand.captured
         if hand.kou_di:
             s += hand.bottom_points * multiplier
@@ -233,79 +262,80 @@ class ShengjiTable(LevelCarry):
         else:
             steps.append(Msg(key="sj.s", params={"s": s}))
         if hand.penalties:
-            penalty = o.shuai_penalty * (failed[0] - failed[1])
+            penalty = self.options.shuai_penalty * (failed[0] - failed[1])
             s += penalty
             tags.append("甩牌")
-            shuai = {"declaring": failed[0], "capture": failed[1], "each": o.shuai_penalty, "p": signed(penalty)}
+            each = self.options.shuai_penalty
+            shuai = {"declaring": failed[0], "capture": failed[1], "each": each, "p": signed(penalty)}
             steps.append(Msg(key="sj.shuai", params={**shuai, "s": s}))
+        return s
 
-        # the score table
+    def _score_table(
+        self, s: int, declaring: int, tags: list[str], steps: list[Msg]
+    ) -> tuple[Outcome, int | None, int]:
+        """The score table: the declaring team goes up, the capture team takes over, or it takes over and goes up
+        `k` levels. Returns the outcome, the team promoted (None: nobody) and `k`."""
+        o = self.options
         t, d, z = o.points_threshold, o.points_step, o.dead_zone
         capture, k = score_levels(s, threshold=t, step=d, dead_zone=z)
         figures = {"s": s, "t": t, "d": d, "z": z, "k": k, "neg": -s}
         if not capture:
-            outcome, promoted, declarer_won = Outcome.DECLARER_UP, declaring, True
-            next_declarer = (declarer + 2) % self.players
             if s <= 0:
                 tags.append("光头")
             steps.append(Msg(key="sj.zero" if s <= 0 else "sj.declarer_up", params=figures))
-        elif k == 0:
-            outcome, promoted, declarer_won = Outcome.SWITCH, None, False
-            next_declarer = (declarer + 1) % self.players
+            return Outcome.DECLARER_UP, declaring, k
+        if k == 0:
             steps.append(Msg(key="sj.switch", params=figures))
-        else:
-            outcome, promoted, declarer_won = Outcome.CAPTURE_UP, capturing, False
-            next_declarer = (declarer + 1) % self.players
-            steps.append(Msg(key="sj.capture_up", params=figures))
+            return Outcome.SWITCH, None, k
+        steps.append(Msg(key="sj.capture_up", params=figures))
+        return Outcome.CAPTURE_UP, 1 - declaring, k
 
-        # 勾J, then the promotion
+    def _move_levels(
+        self, hand: HandInput, declaring: int, promoted: int | None, k: int, tags: list[str], steps: list[Msg]
+    ) -> tuple[list[int], GameEnd | None]:
+        """勾J first, then the promotion: each team's levels moved, and the game's end when a team wins."""
+        o = self.options
         moved = [0, 0]
         if hand.jack_kou:
             moved[declaring] = -self.levels[declaring]
             self._set(declaring, 0)
             tags.append("勾J")
             steps.append(Msg(key="sj.jack", params={"team": team_msg(declaring, self.players), "first": o.ladder[0]}))
-        game_end: GameEnd | None = None
-        if promoted is not None:
-            promotion = promote(
-                self.levels[promoted],
-                k,
-                declaring=promoted == declaring,
-                last=len(o.ladder) - 1,
-                finish=o.finish,
-                must_defend=[o.ladder.index(name) for name in o.must_defend],
-                no_skip=[o.ladder.index(name) for name in o.no_skip],
-            )
-            moved[promoted] += promotion.moved
-            self._set(promoted, promotion.end)
-            self._promotion_steps(promoted, promotion, steps, tags)
-            if promotion.won:
-                game_end = GameEnd(winners=team_seats(promoted, self.players), how=GameEndHow.LEVELS)
-        steps.append(levels_step(self.levels, o.ladder, self.players))
-
-        if game_end is None:
-            if outcome is not Outcome.DECLARER_UP:
-                key = "next.left"
-            else:
-                key = "next.partner" if self.players == 4 else "sj.next.team"
-            steps.append(Msg(key=key, params={"seat": SeatName(next_declarer)}))
-            self.pending = next_declarer
-        else:
-            self.pending = None
-
-        return HandResult(
-            status=HandStatus.SCORED,
-            dealer=declarer,
-            declarer=declarer,
-            outcome=outcome,
-            tags=tuple(tags),
-            declarer_won=declarer_won,
-            deltas=level_deltas(0, moved[0], self.players, moved[1]),
-            steps=tuple(steps),
-            next_dealer=None if game_end else next_declarer,
-            levels=seat_levels(self.levels, o.ladder, self.players),
-            game_end=game_end,
+        if promoted is None:
+            return moved, None
+        promotion = promote(
+            self.levels[promoted],
+            k,
+            declaring=promoted == declaring,
+            last=len(o.ladder) - 1,
+            finish=o.finish,
+            must_defend=[o.ladder.index(name) for name in o.must_defend],
+            no_skip=[o.ladder.index(name) for name in o.no_skip],
         )
+        moved[promoted] += promotion.moved
+        self._set(promoted, promotion.end)
+        self._promotion_steps(promoted, promotion, steps, tags)
+        if not promotion.won:
+            return moved, None
+        return moved, GameEnd(winners=team_seats(promoted, self.players), how=GameEndHow.LEVELS)
+
+    def _next_declarer(
+        self, declarer: Seat, outcome: Outcome, game_end: GameEnd | None, steps: list[Msg]
+    ) -> Seat | None:
+        """The declaring team goes up: the declarer's partner (with 6, the team's next) declares; the capture
+        team takes over: the declarer's 下家. None when the game is over."""
+        if game_end is not None:
+            self.pending = None
+            return None
+        if outcome is Outcome.DECLARER_UP:
+            next_declarer = (declarer + 2) % self.players
+            key = "next.partner" if self.players == 4 else "sj.next.team"
+        else:
+            next_declarer = (declarer + 1) % self.players
+            key = "next.left"
+        steps.append(Msg(key=key, params={"seat": SeatName(next_declarer)}))
+        self.pending = next_declarer
+        return next_declarer
 
     def _set(self, team: int, level: int) -> None:
         levels = list(self.levels)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -95,11 +94,6 @@ def outcome_label(word: str | None) -> str:
 @register.filter
 def how_label(word: str | None) -> str:
     return str(HOWS.get(word or "", word or ""))
-
-
-@register.filter
-def as_json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
 
 
 @register.filter

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from functools import partial
 from typing import Any
 
 import pytest
@@ -33,30 +34,15 @@ from settlement.rules.messages import TABLE, render
 from settlement.rules.session import session_replay, session_settle
 
 from ..conftest import SHARED_GOLDEN
+from . import helpers
 
 NAMES = ("A", "B", "C", "D")
 
 
-def doc(hands: list[dict[str, Any]], *, players: int = 4, options: dict[str, Any] | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"variant": "biaofen", "players": list(NAMES[:players]), "hands": hands}
-    if options is not None:
-        out["options"] = options
-    return out
-
-
-def settle(hands: list[dict[str, Any]], **kwargs: Any) -> dict[str, Any]:
-    lang = kwargs.pop("lang", "zh-Hans")
-    return session_settle(doc(hands, **kwargs), lang=lang)
-
-
-def one(hand: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    return settle([hand], **kwargs)["hands"][0]
-
-
-def refused(hands: list[dict[str, Any]], **kwargs: Any) -> RulesError:
-    with pytest.raises(RulesError) as caught:
-        settle(hands, **kwargs)
-    return caught.value
+doc = partial(helpers.document, "biaofen", names=NAMES)
+settle = partial(helpers.settle, "biaofen", names=NAMES)
+one = partial(helpers.settle_hand, "biaofen", names=NAMES)
+refused = partial(helpers.refused, "biaofen", names=NAMES)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -896,3 +882,43 @@ def test_any_document_either_settles_or_raises_a_rules_error(players, hands):
 def test_a_redeal_result_has_the_status_redeal():
     result = settle([{"redeal": "all_pass"}])
     assert result["hands"][0]["status"] == str(HandStatus.REDEAL)
+
+
+# Whole receipts, worked from biaofen.md and the message table (players A–D, declarer 0, default options).
+BIAOFEN_RECEIPTS = [
+    # 投降 at 60 (≥ 55): the declarer pays each 边家 2; per 边家 +2, the declarer −6; the 下家 B bids next
+    pytest.param(
+        {"dealer": 0, "declarer": 0, "bid": 60, "surrender": True},
+        [-6, 2, 2, 2],
+        ["投降"],
+        [
+            "本轮第 1 / 6 把",
+            "投降（标分 60 ≥ 55）：庄家付每位边家 2 档",
+            "每位边家 +2，庄家 −6",
+            "庄家的下家B下一把先叫",
+        ],
+        id="surrender",
+    ),
+    # a redeal scores nothing and the same seat (C) bids first again
+    pytest.param(
+        {"dealer": 2, "redeal": "all_pass"},
+        [0, 0, 0, 0],
+        [],
+        ["重新发牌（无人叫分），不计分", "重新发牌：仍由C先叫"],
+        id="redeal",
+    ),
+    # a misdeal on a redeal: B pays each other player 1 (the only redeal with deltas)
+    pytest.param(
+        {"dealer": 2, "redeal": "misdeal", "penalties": [{"seat": 1, "kind": "misdeal"}]},
+        [1, -3, 1, 1],
+        ["罚"],
+        ["重新发牌（发错牌），不计输赢，只计罚分；不算本轮的一把", "B抓牌过多：付其余每家 1 档", "重新发牌：仍由C先叫"],
+        id="redeal with a misdeal",
+    ),
+]
+
+
+@pytest.mark.parametrize(("h", "deltas", "tags", "lines"), BIAOFEN_RECEIPTS)
+def test_the_whole_receipt_line_by_line(h, deltas, tags, lines):
+    result = one(h)
+    assert (result["deltas"], result["tags"], result["steps"]) == (deltas, tags, lines)

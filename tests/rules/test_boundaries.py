@@ -210,6 +210,52 @@ def test_classic_lines(bid, captured, options, deltas):
     assert settle_hand("baifen.classic", hand, options=options or None)["deltas"] == deltas
 
 
+# classic receipts, each line worked from baifen.md's classic steps 1–3 (stake 1, declarer 0):
+# step 1 made or broken, 抠底 on a made hand says so, step 2 the multiple and why, step 3 who pays A.
+CLASSIC_RECEIPTS = [
+    # 60 + 35 < 100 made, but 抠底: lost at m 2, A = 2; 2 v 2: declarer and partner −2
+    pytest.param(
+        {"declarer": 0, "partner": 2, "bid": 60, "captured": 35, "kou_di": True},
+        [
+            "叫分 60，抓分 35 < 40：成",
+            "成，但抓分方抠底：庄家方输",
+            "倍数 2（抠底）× 注 1 = 2",
+            "庄家、朋家各 −2，另两家各 +2",
+        ],
+        id="made but kou_di 2v2",
+    ),
+    # 60 + 40 ≥ 100 broken with 抠底: m 2, A = 2; alone: −3 × 2 = −6
+    pytest.param(
+        {"declarer": 0, "partner": None, "bid": 60, "captured": 40, "kou_di": True},
+        ["叫分 60，抓分 40 ≥ 40：破", "倍数 2（抠底）× 注 1 = 2", "庄家一打三：−6，其余各 +2"],
+        id="broken kou_di alone",
+    ),
+    # c = 0 made clean: m 2, alone +6
+    pytest.param(
+        {"declarer": 0, "partner": None, "bid": 60, "captured": 0},
+        ["叫分 60，抓分 0 < 40：成", "倍数 2（没丢分）× 注 1 = 2", "庄家一打三：+6，其余各 −2"],
+        id="clean alone",
+    ),
+    # a 100 bid is made exactly at c = 0, m 8 whatever; 2 v 2 +8 each
+    pytest.param(
+        {"declarer": 0, "partner": 2, "bid": 100, "captured": 0},
+        ["叫 100，抓分 0：成", "倍数 8（叫 100）× 注 1 = 8", "庄家、朋家各 +8，另两家各 −8"],
+        id="100 made 2v2",
+    ),
+    # a 100 bid with c 5 is broken, m 8: 2 v 2 −8 each
+    pytest.param(
+        {"declarer": 0, "partner": 2, "bid": 100, "captured": 5},
+        ["叫 100，抓分 5 > 0：破", "倍数 8（叫 100）× 注 1 = 8", "庄家、朋家各 −8，另两家各 +8"],
+        id="100 broken 2v2",
+    ),
+]
+
+
+@pytest.mark.parametrize(("hand", "lines"), CLASSIC_RECEIPTS)
+def test_classic_receipt_lines(hand, lines):
+    assert settle_hand("baifen.classic", {"dealer": 0, **hand})["steps"] == lines
+
+
 @pytest.mark.parametrize(
     ("bid", "options", "allowed"),
     [

@@ -6,14 +6,17 @@ import ast
 import json
 import subprocess
 import sys
+from itertools import combinations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from settlement.rules import session_settle
 from settlement.rules.base import RulesError
 from settlement.rules.registry import VARIANTS
-from settlement.rules.session import settle_up_transfers
+from settlement.rules.session import SETTLE_UP_SEATS, settle_up_transfers
 
 from ..conftest import ROOT, SHARED_GOLDEN
 from .helpers import document, settle
@@ -250,6 +253,55 @@ def test_an_empty_session_has_no_games():
 def test_settle_up_uses_the_fewest_transfers(totals, expected):
     transfers = [(t.payer, t.payee, t.amount) for t in settle_up_transfers(totals)]
     assert transfers == expected
+
+
+def _most_zero_sum_groups(balances: list[int]) -> int:
+    """The reference: the most groups the non-zero balances split into that each sum to zero (exhaustive)."""
+    if not balances:
+        return 0
+    first, rest = balances[0], balances[1:]
+    best = 0
+    for size in range(len(rest) + 1):
+        for picked in combinations(range(len(rest)), size):
+            if first + sum(rest[i] for i in picked) == 0:
+                others = [b for i, b in enumerate(rest) if i not in picked]
+                best = max(best, 1 + _most_zero_sum_groups(others))
+    return best
+
+
+@st.composite
+def _zero_sum_totals(draw: st.DrawFn) -> list[int]:
+    seats = draw(st.integers(min_value=3, max_value=SETTLE_UP_SEATS))
+    head = draw(st.lists(st.integers(min_value=-8, max_value=8), min_size=seats - 1, max_size=seats - 1))
+    return [*head, -sum(head)]
+
+
+@given(_zero_sum_totals())
+def test_settle_up_needs_as_few_transfers_as_an_exhaustive_split_finds(totals):
+    # k seats owed or owing, split into the most zero-sum groups g: the fewest transfers is k − g.
+    # Small figures (−8…8) make pairs {a, −a} and ties common, the cases where a split matters.
+    nonzero = [t for t in totals if t]
+    transfers = settle_up_transfers(totals)
+    assert len(transfers) == len(nonzero) - _most_zero_sum_groups(nonzero)
+    cleared = list(totals)
+    for t in transfers:
+        assert t.amount > 0
+        cleared[t.payer] += t.amount
+        cleared[t.payee] -= t.amount
+    assert cleared == [0] * len(totals)
+
+
+def test_every_zero_sum_variant_seats_at_most_the_settle_up_limit():
+    # settle_up_transfers is minimal (and allowed) only up to SETTLE_UP_SEATS seats owed or owing.
+    for variant in VARIANTS.values():
+        if variant.zero_sum:
+            assert max(variant.player_counts) <= SETTLE_UP_SEATS, variant.key
+
+
+def test_settle_up_refuses_more_seats_than_it_is_minimal_for():
+    # +5 −2 −3 | +4 −4: two groups, 3 transfers; the greedy rule would take 4 (−4 → +5 first).
+    with pytest.raises(AssertionError, match="at most 4"):
+        settle_up_transfers([5, -2, -3, 4, -4])
 
 
 def test_settle_up_is_in_money():

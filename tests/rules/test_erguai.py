@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from functools import partial
 from typing import Any
 
 import pytest
@@ -20,30 +21,15 @@ from settlement.rules.messages import TABLE
 from settlement.rules.session import session_settle
 
 from ..conftest import SHARED_GOLDEN
+from . import helpers
 
 NAMES = ["甲", "乙", "丙", "丁"]
 
 
-def doc(hands: list[dict[str, Any]], *, options: dict[str, Any] | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"variant": "erguai", "players": NAMES, "hands": hands}
-    if options is not None:
-        out["options"] = options
-    return out
-
-
-def settle(hands: list[dict[str, Any]], **kwargs: Any) -> dict[str, Any]:
-    lang = kwargs.pop("lang", "zh-Hans")
-    return session_settle(doc(hands, **kwargs), lang=lang)
-
-
-def one(hand: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    return settle([hand], **kwargs)["hands"][0]
-
-
-def refused(hands: list[dict[str, Any]], **kwargs: Any) -> RulesError:
-    with pytest.raises(RulesError) as caught:
-        settle(hands, **kwargs)
-    return caught.value
+doc = partial(helpers.document, "erguai")
+settle = partial(helpers.settle, "erguai")
+one = partial(helpers.settle_hand, "erguai")
+refused = partial(helpers.refused, "erguai")
 
 
 def hand(bid: int, c: int, partner: int | None, contract: str = "plain", declarer: int = 0) -> dict[str, Any]:
@@ -271,6 +257,33 @@ def test_it_refuses_bad_hands_naming_the_hand_and_the_field(bad, field, code):
         assert "{" not in error.message(lang) and error.message(lang) != f"error.{code}"
 
 
+@pytest.mark.parametrize(
+    ("bad", "params"),
+    [
+        # erguai.md: bids 80–100 in steps of 5; 爆 / 鉤 only on a bid of 100
+        ({**hand(85, 10, 2), "bid": 75}, {"low": 80, "high": 100}),
+        (hand(95, 10, 2, "bao"), {"bid": 95}),
+        # the deck has 100 points (refused by the document, before the table)
+        (hand(85, 105, 2), {"value": 105, "total": 100}),
+    ],
+)
+def test_a_refusal_carries_the_figures_its_message_names(bad, params):
+    assert refused([bad]).params == params
+
+
+def test_a_redeal_says_why_and_passes_the_deal_on():
+    result = one({"dealer": 1, "redeal": "all_pass"})
+    assert (result["deltas"], result["next_dealer"]) == ([0, 0, 0, 0], 2)
+    assert result["steps"] == ["重新发牌（无人叫分），不计分"]  # the reason all_pass is 无人叫分
+
+
+def test_a_guangtou_worth_nothing_is_an_even_hand():
+    # guangtou 0 ("replace"): the 闲家 lose 0 each, so nobody pays and no multiplier line is shown
+    result = one(hand(90, 0, 2), options={"guangtou": 0})
+    assert (result["outcome"], result["deltas"], result["declarer_won"]) == ("even", [0, 0, 0, 0], None)
+    assert result["steps"] == ["D = 叫分 90 + 闲家得分 0 − 100 = −10", "闲家得 0 分：光头，闲家各输 0", "无人付分"]
+
+
 def test_it_rejects_a_bid_of_85_with_bao():
     error = refused([hand(85, 10, 2, "bao")])
     assert (error.hand, error.field) == (1, "contract")
@@ -305,6 +318,110 @@ def test_the_receipt_shows_d_the_multiplier_baochang_and_xijin():
 def test_the_receipt_of_a_guangtou_and_of_an_even_hand():
     assert any("光头" in s for s in one(hand(90, 0, 2))["steps"])
     assert any("nobody pays" in s for s in one(hand(80, 20, 2), lang="en")["steps"])
+
+
+# Whole receipts, each line worked from erguai.md's steps 1–6 (declarer 0; options at their defaults:
+# 光头 50 "replace", 包场 over 40 at bids 80–95, over 30 at 100, over 0 on 爆/鉤; 喜金 10 / 20).
+ERGUAI_RECEIPTS = [
+    # D = 90 + 5 − 100 = −5 < 0: the 闲家 lose 5, A = 5 × 1; 2 v 2
+    pytest.param(
+        hand(90, 5, 2),
+        [5, -5, 5, -5],
+        [
+            "D = 叫分 90 + 闲家得分 5 − 100 = −5",
+            "D = −5 < 0：闲家各输 5",
+            "普通 ×1：A = 5 × 1 = 5",
+            "庄家、朋家各 +5，二鬼各 −5",
+        ],
+        id="pair won",
+    ),
+    # D = 80 + 40 − 100 = 20 > 0, c 40 ≤ 40: no 包场, A = 20 shared
+    pytest.param(
+        hand(80, 40, 2),
+        [-20, 20, -20, 20],
+        [
+            "D = 叫分 80 + 闲家得分 40 − 100 = 20",
+            "D = 20 > 0：庄家方各输 20",
+            "普通 ×1：A = 20 × 1 = 20",
+            "闲家得分 40 ≤ 40（叫 80–95）：不包场，庄家、朋家共担",
+            "庄家、朋家各 −20，二鬼各 +20",
+        ],
+        id="pair lost no baochang",
+    ),
+    # D = 25, c 45 > 40: 包场, the declarer pays 2 × 25 = 50 alone
+    pytest.param(
+        hand(80, 45, 2),
+        [-50, 25, 0, 25],
+        [
+            "D = 叫分 80 + 闲家得分 45 − 100 = 25",
+            "D = 25 > 0：庄家方各输 25",
+            "普通 ×1：A = 25 × 1 = 25",
+            "闲家得分 45 > 40（叫 80–95）：庄家包场，朋家不输",
+            "庄家独付 2 × 25 = 50，朋家 0，二鬼各 +25",
+        ],
+        id="pair lost baochang",
+    ),
+    # alone, D = −5: the declarer +3 × 5
+    pytest.param(
+        hand(90, 5, None),
+        [15, -5, -5, -5],
+        [
+            "D = 叫分 90 + 闲家得分 5 − 100 = −5",
+            "D = −5 < 0：闲家各输 5",
+            "普通 ×1：A = 5 × 1 = 5",
+            "庄家一打三：+3 × 5 = +15，其余各 −5",
+        ],
+        id="alone won",
+    ),
+    # alone, D = 90 + 30 − 100 = 20: the declarer −3 × 20 (包场 changes nothing alone)
+    pytest.param(
+        hand(90, 30, None),
+        [-60, 20, 20, 20],
+        [
+            "D = 叫分 90 + 闲家得分 30 − 100 = 20",
+            "D = 20 > 0：庄家方各输 20",
+            "普通 ×1：A = 20 × 1 = 20",
+            "庄家一打三：−3 × 20 = −60，其余各 +20",
+        ],
+        id="alone lost",
+    ),
+    # D = 80 + 20 − 100 = 0: nobody pays
+    pytest.param(
+        hand(80, 20, 2), [0, 0, 0, 0], ["D = 叫分 80 + 闲家得分 20 − 100 = 0", "D = 0：不输赢", "无人付分"], id="even"
+    ),
+    # 100爆, 光头: the 闲家 lose 50, ×2 = 100; 喜金 10 from each of the three others
+    pytest.param(
+        hand(100, 0, 2, "bao"),
+        [100 + 30, -100 - 10, 100 - 10, -100 - 10],
+        [
+            "D = 叫分 100 + 闲家得分 0 − 100 = 0",
+            "闲家得 0 分：光头，闲家各输 50",
+            "100爆 ×2：A = 50 × 2 = 100",
+            "庄家、朋家各 +100，二鬼各 −100",
+            "喜金（100爆）：其余三家各给庄家 10，共 30（不乘倍数，不退还）",
+        ],
+        id="bao guangtou xijin",
+    ),
+]
+
+
+@pytest.mark.parametrize(("h", "deltas", "lines"), ERGUAI_RECEIPTS)
+def test_the_whole_receipt_line_by_line(h, deltas, lines):
+    result = one(h)
+    assert result["deltas"] == deltas
+    assert result["steps"] == lines
+
+
+def test_the_receipt_of_guangtou_in_add_mode():
+    # guangtou_mode "add": D = 90 + 0 − 100 = −10, the 闲家 lose |D| 10 + 50 = 60 each, A = 60 × 1
+    result = one(hand(90, 0, 2), options={"guangtou_mode": "add"})
+    assert result["deltas"] == [60, -60, 60, -60]
+    assert result["steps"] == [
+        "D = 叫分 90 + 闲家得分 0 − 100 = −10",
+        "闲家得 0 分：光头，闲家各输 |D| 10 + 50 = 60",
+        "普通 ×1：A = 60 × 1 = 60",
+        "庄家、朋家各 +60，二鬼各 −60",
+    ]
 
 
 def test_every_message_key_of_the_module_is_in_the_table():

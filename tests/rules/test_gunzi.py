@@ -12,15 +12,13 @@ from settlement.rules.base import RulesError
 from settlement.rules.hongxingwu import LEVELS
 from settlement.rules.session import session_settle
 
-from .helpers import document, settle, settle_hand
+from .helpers import document, refused, settle, settle_hand
 
 V = "gunzi"
 
 
 def refusal(hands: list[dict[str, Any]], **kwargs: Any) -> RulesError:
-    with pytest.raises(RulesError) as caught:
-        settle(V, hands, **kwargs)
-    return caught.value
+    return refused(V, hands, **kwargs)
 
 
 # ---------------------------------------------------------------- one hand (declarer seat 0, both teams at 3)

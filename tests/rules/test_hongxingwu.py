@@ -12,15 +12,13 @@ from settlement.rules.base import RulesError, SeatName
 from settlement.rules.hongxingwu import LEVELS, HongxingwuOptions, kou_shape_entries
 from settlement.rules.session import session_settle
 
-from .helpers import document, settle, settle_hand
+from .helpers import document, refused, settle, settle_hand
 
 V = "hongxingwu"
 
 
 def refusal(hands: list[dict[str, Any]], **kwargs: Any) -> RulesError:
-    with pytest.raises(RulesError) as caught:
-        settle(V, hands, **kwargs)
-    return caught.value
+    return refused(V, hands, **kwargs)
 
 
 # Declarer seat 0 (team A) at 2, both teams at 2: s -> (outcome, deltas, levels, next declarer).
