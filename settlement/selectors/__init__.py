@@ -34,7 +34,6 @@ from .sessions import (
     sessions_summarize,
     user_clubs,
 )
-from .standings import Standing, standings_compute
 from .stats import (
     RANKING_RULE,
     BidFigures,
@@ -93,7 +92,6 @@ __all__ = [
     "SessionRecord",
     "SessionSummary",
     "SideStanding",
-    "Standing",
     "StandingGroup",
     "StandingRow",
     "TableSide",
@@ -115,7 +113,6 @@ __all__ = [
     "session_results",
     "session_verify",
     "sessions_summarize",
-    "standings_compute",
     "standings_grouped",
     "table_sides",
     "table_view",

@@ -9,23 +9,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..ledger import derived_rows, log_load, log_replay
+from ..ledger import GAME_COLUMNS, SETTLEMENT_COLUMNS, STATE_COLUMNS, derived_rows, log_load, log_replay
 from ..models import GameRow, HandState, Session, SettlementRow
 
-SETTLEMENT_FIELDS = (
-    "hand_id",
-    "player_id",
-    "game",
-    "delta",
-    "total",
-    "is_declarer",
-    "declarer_won",
-    "declaring_side",
-    "bid",
-    "level",
-)
-GAME_FIELDS = ("player_id", "first_hand", "last_hand", "finished", "how", "won", "adjustment", "total")
-STATE_FIELDS = ("hand_id", "game_first", "state", "receipt", "game_end")
+# The columns compared: every derived column but the row's key (its session, and hand number and seat, or game
+# and seat), which is what pairs a stored row with its replayed one.
+SETTLEMENT_FIELDS = tuple(c for c in SETTLEMENT_COLUMNS if c not in {"session_id", "number", "seat"})
+GAME_FIELDS = tuple(c for c in GAME_COLUMNS if c not in {"session_id", "game", "seat"})
+STATE_FIELDS = tuple(c for c in STATE_COLUMNS if c not in {"session_id", "number"})
 ROW = "row"  # the field of a Difference where a whole row is missing or extra
 
 
