@@ -238,3 +238,39 @@ def test_the_share_page_opens_offline_from_the_cache_after_one_visit(new_page, l
     response = page.reload()
     assert response is not None and response.from_service_worker
     expect(page.locator("#hand-1")).to_be_visible()
+
+
+def test_logging_out_asks_about_unsent_hands_then_clears_the_kept_pages_and_hands(new_page, live_server):
+    club = make_club()
+    owner = make_member(club)
+    session = make_session(club, owner)
+    page = new_page(owner, viewport=PHONE, lang="en")
+    page.goto(_table(live_server, session))
+    _controlled(page)
+    page.route(
+        re.compile(r"/table/(sync/)?$"),
+        lambda route: route.abort() if route.request.method == "POST" else route.continue_(),
+    )
+    _fill(page, **HANDS[0])
+    page.click("button.record")
+    expect(page.locator("#kept article.hand.kept.pending")).to_have_count(1)
+
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("form.logout button")
+    expect(page.locator("#kept article.hand.kept.pending")).to_have_count(1)  # Cancel: still logged in, still kept
+    assert asked == [
+        "1 hand(s) kept on this phone are not sent yet. Logging out removes them from this phone. Log out anyway?"
+    ]
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("form.logout button")
+    page.wait_for_url(re.compile(r"/login/"))
+    assert page.evaluate("() => caches.has('baifen-pages')") is False
+    assert page.evaluate("() => caches.keys().then(names => names.some(n => n.startsWith('baifen-static-')))")
+    kept = "() => new Promise(ok => { const r = indexedDB.open('baifen-offline', 1); r.onsuccess = () => {"
+    kept += (
+        " const q = r.result.transaction('hands').objectStore('hands').count(); q.onsuccess = () => ok(q.result); }; })"
+    )
+    assert page.evaluate(kept) == 0
+    assert Hand.objects.filter(session=session).count() == 0
