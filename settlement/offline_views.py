@@ -46,6 +46,7 @@ OFFLINE_ASSETS = (
     "js/table.js",
     "js/offline.js",
     "js/share.js",
+    "js/logout.js",
     "favicon.ico",
     "img/icon.svg",
     "img/apple-touch-icon.png",

@@ -4,6 +4,8 @@
    - Offline, Record keeps the hand on this phone (IndexedDB) with its client key and the number it was
      entered as; the hand list shows it as waiting, with what the phone can say (the fields entered);
      the form is ready for the next hand, its state marked provisional.
+   - Online, a Record whose request fails at the network level (no answer, or none within a timeout:
+     table.js) is kept the same way, under the key it was sent with.
    - Back online (or "Send now"), the kept hands go to the server one at a time, in order
      (table/sync/): each comes back recorded with the server's receipt. A refusal stays on the phone
      with the server's words and the hands after it wait (edit it or discard it); a hand recorded by
@@ -29,7 +31,7 @@
   }
   if (!window.indexedDB || !window.Promise) return;
 
-  var DB_NAME = "baifen-offline", STORE = "hands";
+  var DB_NAME = "baifen-offline", STORE = "hands", RETRY_WAIT = 30000;
 
   function openDb() {
     return new Promise(function (resolve, reject) {
@@ -161,7 +163,8 @@
     dirty = false;
   }
 
-  function enqueue() {
+  /* `key`: the key of a Record whose request got no answer (it may have arrived: the server records it once). */
+  function enqueue(key) {
     var status = form.querySelector(".submit-status");
     var entered = { fields: fields(), summary: describe() };
     var done;
@@ -176,7 +179,7 @@
     } else {
       var kept = {
         /* A key of its own: a page opened from the cache carries a key that may have been sent already. */
-        key: newKey(),
+        key: key || newKey(),
         table: table,
         seq: Date.now() * 1000 + Math.floor(Math.random() * 1000),
         expected: nextNumber(),
@@ -285,6 +288,7 @@
     syncing = locked.then(function (result) {
       syncing = null;
       note = result.outcome === "offline" ? T("failed") : "";
+      if (result.outcome === "offline") retryLater();
       return refresh().then(function () {
         if (result.outcome === "done" && (result.sent > 0 || listed > 0)) {
           if (!dirty && !editing) {
@@ -308,6 +312,14 @@
     note = T("sending");
     render();
     return syncing;
+  }
+
+  /* The phone believes it is online but the server did not answer (Wi-Fi with no internet): try again
+     in a while, as no "online" event will come. */
+  var retry = null;
+  function retryLater() {
+    if (retry || !navigator.onLine) return;
+    retry = setTimeout(function () { retry = null; if (navigator.onLine && waiting().length) sync(); }, RETRY_WAIT);
   }
 
   function discard(item) {
@@ -486,5 +498,7 @@
   window.addEventListener("online", function () { note = ""; render(); if (waiting().length) sync(); });
   window.addEventListener("offline", function () { render(); });
 
-  window.baifenOffline = { attach: attach, shouldQueue: shouldQueue, enqueue: enqueue, sync: sync };
+  function canKeep() { return !!texts && !!table; }
+
+  window.baifenOffline = { attach: attach, canKeep: canKeep, shouldQueue: shouldQueue, enqueue: enqueue, sync: sync };
 })();

@@ -294,9 +294,11 @@
 
     if (window.baifenOffline) window.baifenOffline.attach(form);
 
-    /* Record once: a second tap while saving does nothing, and a dropped connection keeps the page
-       (and its key) so tapping again records the hand once. */
+    /* Record once: a second tap while saving does nothing. A request that fails at the network level
+       (no answer, or none within RECORD_WAIT) keeps the hand on the phone under its key (offline.js): if
+       it did arrive, the later sending records it once. */
     var busy = false;
+    var RECORD_WAIT = 10000;
     form.addEventListener("submit", function (event) {
       var submitter = event.submitter;
       if (!submitter || submitter.value !== "record") return;
@@ -316,8 +318,14 @@
       var data = new FormData(form);
       data.append("action", "record");
       /* form.action would be the buttons named "action": read the attribute. */
-      fetch(form.getAttribute("action"), { method: "POST", body: data, credentials: "same-origin" })
+      var key = data.get("client_key");
+      var abort = window.AbortController ? new AbortController() : null;
+      var timer = setTimeout(function () { if (abort) abort.abort(); }, RECORD_WAIT);
+      fetch(form.getAttribute("action"), {
+        method: "POST", body: data, credentials: "same-origin", signal: abort ? abort.signal : undefined
+      })
         .then(function (response) {
+          clearTimeout(timer);
           if (loginLost(response)) {
             toLogin();
             return null;
@@ -338,11 +346,16 @@
           document.body.replaceWith(document.adoptNode(page.body));
           setUp();
         })
-        .catch(function () {
+        .catch(function (error) {
+          clearTimeout(timer);
           busy = false;
           submitter.disabled = false;
           submitter.textContent = label;
-          status.textContent = form.dataset.offline;
+          /* fetch rejects with a TypeError (no connection) or an AbortError (no answer in time);
+             an answer the page cannot use (a 500) keeps the old words: tap again. */
+          var unanswered = !!error && (error.name === "TypeError" || error.name === "AbortError");
+          if (unanswered && offline && offline.canKeep() && key) offline.enqueue(key);
+          else status.textContent = form.dataset.offline;
         });
     });
   }

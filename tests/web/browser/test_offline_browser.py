@@ -16,6 +16,7 @@ import pytest
 
 from settlement import services
 from settlement.models import Hand, HandRevision
+from settlement.shares import share_create
 from tests.factories import make_club, make_member, make_session
 
 from .conftest import CHROMIUM_ARGS, PHONE, chromium_path
@@ -199,3 +200,77 @@ def test_a_refused_hand_discarded_lets_the_next_one_take_its_place(new_page, liv
     page.wait_for_url(re.compile(r"/table/\?saved=1#next$"))  # the hand after it became hand 1
     assert _captured(session) == [15]
     assert page.js_errors == []
+
+
+def test_a_record_with_no_answer_while_the_phone_believes_it_is_online_is_kept_and_sent_once(new_page, live_server):
+    """Basement Wi-Fi: connected, no internet. The hand stays on the phone under its key, not "tap again"."""
+    club = make_club()
+    owner = make_member(club)
+    session = make_session(club, owner)
+    page = new_page(owner, viewport=PHONE, lang="en")
+    page.goto(_table(live_server, session))
+    no_answer = re.compile(r"/table/(sync/)?$")
+    page.route(no_answer, lambda route: route.abort() if route.request.method == "POST" else route.continue_())
+    _fill(page, **HANDS[0])
+    page.click("button.record")
+    expect(page.locator("#kept article.hand.kept.pending")).to_have_count(1)
+    expect(page.locator(".submit-status")).to_contain_text("Hand 1 is kept on this phone")
+    expect(page.locator("#kept .kept-status")).to_contain_text("could not be reached")  # the sending failed too
+    assert Hand.objects.filter(session=session).count() == 0
+
+    page.unroute(no_answer)
+    page.click("#kept button.send-now")
+    page.wait_for_url(re.compile(r"/table/\?saved=1#next$"))
+    assert _captured(session) == [15]
+    assert page.js_errors == []
+
+
+def test_the_share_page_opens_offline_from_the_cache_after_one_visit(new_page, live_server):
+    club = make_club()
+    owner = make_member(club)
+    session = make_session(club, owner)
+    services.hand_record(session=session, user=owner, hand_input=HANDS[0])
+    link = share_create(session=session, user=owner)
+    page = new_page(None, viewport=PHONE, lang="en")  # a player with no account
+    page.goto(f"{live_server.url}/s/{link.token}/")
+    _controlled(page)
+    page.context.set_offline(True)
+    response = page.reload()
+    assert response is not None and response.from_service_worker
+    expect(page.locator("#hand-1")).to_be_visible()
+
+
+def test_logging_out_asks_about_unsent_hands_then_clears_the_kept_pages_and_hands(new_page, live_server):
+    club = make_club()
+    owner = make_member(club)
+    session = make_session(club, owner)
+    page = new_page(owner, viewport=PHONE, lang="en")
+    page.goto(_table(live_server, session))
+    _controlled(page)
+    page.route(
+        re.compile(r"/table/(sync/)?$"),
+        lambda route: route.abort() if route.request.method == "POST" else route.continue_(),
+    )
+    _fill(page, **HANDS[0])
+    page.click("button.record")
+    expect(page.locator("#kept article.hand.kept.pending")).to_have_count(1)
+
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("form.logout button")
+    expect(page.locator("#kept article.hand.kept.pending")).to_have_count(1)  # Cancel: still logged in, still kept
+    assert asked == [
+        "1 hand(s) kept on this phone are not sent yet. Logging out removes them from this phone. Log out anyway?"
+    ]
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("form.logout button")
+    page.wait_for_url(re.compile(r"/login/"))
+    assert page.evaluate("() => caches.has('baifen-pages')") is False
+    assert page.evaluate("() => caches.keys().then(names => names.some(n => n.startsWith('baifen-static-')))")
+    kept = "() => new Promise(ok => { const r = indexedDB.open('baifen-offline', 1); r.onsuccess = () => {"
+    kept += (
+        " const q = r.result.transaction('hands').objectStore('hands').count(); q.onsuccess = () => ok(q.result); }; })"
+    )
+    assert page.evaluate(kept) == 0
+    assert Hand.objects.filter(session=session).count() == 0
