@@ -3,11 +3,14 @@ and it answers what recording the hand then gives."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from settlement import services
 from settlement.models import Hand, HandRevision, HandState
 from settlement.selectors import session_results
+from tests.conftest import SHARED_GOLDEN
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, record_hands
 
 pytestmark = pytest.mark.django_db
@@ -75,3 +78,25 @@ def test_the_preview_costs_the_same_queries_however_long_the_session(table, n, d
     record_hands(session, owner, _hands(n))
     with django_assert_num_queries(3):
         services.hand_preview_next(session=session, hand_input=BENXI_EXAMPLE[n % 5], lang="en")
+
+
+GOLDEN = [path for path in sorted(SHARED_GOLDEN.glob("*.json")) if "expect" in json.loads(path.read_text("utf-8"))]
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=[path.stem for path in GOLDEN])
+def test_every_worked_sessions_hands_preview_as_the_full_replay_does(path):
+    """Levels, tribute, rounds and every variant's state: hand by hand, the flat preview is the full replay's."""
+    document = json.loads(path.read_text("utf-8"))["input"]
+    club = make_club()
+    owner = make_member(club)
+    first = document | {"hands": document["hands"][:1]}
+    session = services.session_import(club=club, user=owner, document=first, close=False).session
+    for hand in document["hands"][1:]:
+        flat = services.hand_preview_next(session=session, hand_input=hand, lang="en")
+        full = services.hand_preview(session=session, hand_input=hand, lang="en")
+        assert flat["hands"] == full["hands"][-1:]
+        assert flat["games"] == [g for g in full["games"] if g["n"] >= flat["hands"][0]["game"]]
+        assert [flat[key] for key in ("totals", "games_won", "settle_up")] == [
+            full[key] for key in ("totals", "games_won", "settle_up")
+        ]
+        services.hand_record(session=session, user=owner, hand_input=hand)
