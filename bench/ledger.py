@@ -5,6 +5,8 @@ SQLite database in a temporary folder (no server, nothing timed in tests):
 
 - hand entry (POST sessions/{id}/hands/) against a bare DRF create of one row;
 - entry at hand #1,000 against entry at hand #10;
+- a new hand's preview (POST sessions/{id}/hands/preview/) at hand #1,000 against
+  #10, and against the bare create;
 - the table, session and hand pages and GET sessions/{id}/ at 1,000 hands
   against 10, and their sizes;
 - import throughput (hands per second), the engine's µs per hand per variant,
@@ -46,7 +48,7 @@ from rest_framework.test import APIClient  # noqa: E402
 
 from bench.run import benxi_session  # noqa: E402
 from settlement import services  # noqa: E402
-from settlement.models import Club, Membership, Role, Session  # noqa: E402
+from settlement.models import Club, Hand, Membership, Role, Session  # noqa: E402
 from settlement.rules.document import document_parse  # noqa: E402
 from settlement.rules.registry import VARIANTS  # noqa: E402
 from settlement.rules.session import results_document, session_replay  # noqa: E402
@@ -117,6 +119,22 @@ def main() -> None:
         row("entry at hand #10 vs bare create", entry[10], bare, "≤ 2")
         row("entry at hand #1,000 vs bare create", entry[1000], bare, "≤ 2")
         print(f"  {'entry #1,000 / #10':<46} {'':>12}  {entry[1000] / entry[10]:>6.2f}×   target ≤ 1.2")
+
+        preview: dict[int, float] = {}
+        for size, session in sessions.items():
+            # the hand after the ones entered above: a preview writes nothing, so the same hand each time
+            candidate = next_hand[Hand.objects.filter(session=session).count()]
+            url = f"/api/v1/sessions/{session.pk}/hands/preview/"
+
+            def ask(url: str = url, candidate: Any = candidate) -> None:
+                response = api.post(url, candidate, format="json")
+                assert response.status_code == 200, response.content
+
+            preview[size] = timed(ask, REPEAT)
+        print("Hand preview (POST sessions/{id}/hands/preview/), median:")
+        row("preview at hand #10 vs bare create", preview[10], bare, "≤ 2")
+        row("preview at hand #1,000 vs bare create", preview[1000], bare, "≤ 2")
+        print(f"  {'preview #1,000 / #10':<46} {'':>12}  {preview[1000] / preview[10]:>6.2f}×   target ≤ 1.2")
 
         print("Reads at ~1,000 hands vs ~10 (median; size of the answer):")
         pages = {

@@ -76,6 +76,7 @@ __all__ = [
     "club_import",
     "hand_correct",
     "hand_preview",
+    "hand_preview_next",
     "hand_record",
     "hand_void",
     "session_close",
@@ -503,6 +504,25 @@ def hand_preview(
             raise LedgerError("hand.not_found", field="number", hand=number, number=number)
         hands = log.hands(replace={number: hand_input})
     return log_replay(session=session, players=log.players, hands=hands).render(lang)
+
+
+def hand_preview_next(*, session: Session, hand_input: Any, lang: str = "zh-Hans") -> dict[str, Any]:
+    """The next hand's results, played on from the stored state of the last hand, without writing anything.
+
+    The same play `hand_record` makes, so the same receipt and totals, at a cost
+    that does not grow with the log: three queries (seats, the count, the stored
+    state) and one hand through the engine. The document answers only for what
+    that play knows: `hands` is the new hand alone (its `n` the number it would
+    get), `games` the game it plays in (and one it closes), `totals`,
+    `games_won` and `settle_up` the session's after it. Raises `LedgerError`
+    when the rules refuse it.
+    """
+    hand_input = json_clean(hand_input, field="hand")
+    players = session_players(session=session)
+    counts = Hand.objects.filter(session=session).aggregate(count=Count("id"), last=Max("number"))
+    _hands_limit(counts["count"] + 1)
+    number = (counts["last"] or 0) + 1
+    return _replay_from(session=session, players=players, before=number, hands=[(number, hand_input)]).render(lang)
 
 
 def hand_record(

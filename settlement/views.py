@@ -348,10 +348,12 @@ def _table_receipt(session: Session, form: TableHandForm, view: selectors.TableV
     if form.missing:
         return {"missing": form.group_label(form.missing[0]), "missing_field": form.missing[0]}
     number = view.fix.number if view.fix is not None else None
+    hand_input = form.cleaned_data["hand"]
     try:
-        document = services.hand_preview(
-            session=session, hand_input=form.cleaned_data["hand"], lang=request_lang(), number=number
-        )
+        if number is None:  # a new hand: played on from the last hand's stored state, whatever the log's length
+            document = services.hand_preview_next(session=session, hand_input=hand_input, lang=request_lang())
+        else:  # a correction replays the hands after it as well
+            document = services.hand_preview(session=session, hand_input=hand_input, lang=request_lang(), number=number)
     except LedgerError as error:
         # A level game's first hand names its declarer (rules/hongxingwu.md): not yet chosen is not an error.
         if error.code in ("field.required", "declarer.first_hand") and form.field_for_error(error.field):

@@ -286,6 +286,15 @@ class ResultsDocumentSerializer(serializers.Serializer):
     settle_up = TransferSerializer(many=True)
 
 
+class PreviewResultsSerializer(ResultsDocumentSerializer):
+    """A preview: the results document with the previewed hand, `hands` the newest page as `GET sessions/{id}/`."""
+
+    next = serializers.URLField(
+        allow_null=True,
+        help_text="the page of the stored hands before these (GET sessions/{id}/); null when all are here",
+    )
+
+
 class SessionResultsSerializer(ResultsDocumentSerializer):
     id = serializers.IntegerField()
     club = serializers.SlugField()

@@ -466,18 +466,33 @@ def hand_record(request: Request, session_id: int) -> Response:
     operation_id="hand_preview",
     tags=["hands"],
     summary="What the session's results would be with this hand (nothing is written)",
-    description="The hand is added after the others, or with `number` replaces that hand (a correction's preview).",
+    description=(
+        "The hand is added after the others: its result, the game it plays in or ends and the session's totals"
+        " after it, with the newest page of hands before it (as `GET sessions/{id}/` pages them; `next` the page"
+        " before those). With `number` it replaces that hand (a correction's preview): the whole document."
+    ),
     parameters=[s.PreviewQuerySerializer],
     request={JSON: s.HAND_INPUT},
     examples=HAND_EXAMPLES,
-    responses={200: s.ResultsDocumentSerializer, **_errors(400, 401, 404)},
+    responses={200: s.PreviewResultsSerializer, **_errors(400, 401, 404)},
 )
 @api_endpoint("POST")
 def hand_preview(request: Request, session_id: int) -> Response:
     _, session = get_session_for_user(request.user, session_id)
     number = _query(s.PreviewQuerySerializer(data=request.query_params.dict())).get("number")
-    results = services.hand_preview(session=session, hand_input=request.data, lang=request_lang(), number=number)
-    return Response(results)
+    if number is not None:  # a correction replays every hand after it: the whole document
+        results = services.hand_preview(session=session, hand_input=request.data, lang=request_lang(), number=number)
+        return Response({**results, "next": None})
+    # A new hand: played on from the stored state, added to the newest page of stored hands (no replay of the log).
+    preview = services.hand_preview_next(session=session, hand_input=request.data, lang=request_lang())
+    record = selectors.session_results(session=session, lang=request_lang(), limit=s.HANDS_PAGE)
+    if record.results is None or record.window is None:
+        error = record.error
+        assert error is not None
+        raise LedgerError("log.unreadable", field=error.field, hand=error.hand, detail=error.message(request_lang()))
+    url = reverse("api_session_detail", kwargs={"session_id": session.pk}, request=request)
+    following = replace_query_param(url, "offset", s.HANDS_PAGE) if record.window.has_older else None
+    return Response({**selectors.results_with_preview(record.results, preview), "next": following})
 
 
 @extend_schema(

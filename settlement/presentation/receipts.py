@@ -1,6 +1,7 @@
 """The table page's receipt of a hand not yet saved: the engine's results document, read as rows per side.
 
-The view asks the services for the preview (`services.hand_preview`) and maps refusals to the form; this
+The view asks the services for the preview (`services.hand_preview_next` for a new hand, played on from
+the stored state; `services.hand_preview` for a correction) and maps refusals to the form; this
 module only rebuilds what the receipt shows from that document — no queries, no writes.
 """
 

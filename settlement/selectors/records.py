@@ -431,3 +431,21 @@ def session_hands(
         for hand in page
     ]
     return count, items
+
+
+def results_with_preview(results: Mapping[str, Any], preview: Mapping[str, Any]) -> dict[str, Any]:
+    """A page of stored `results` (the newest, from `session_results`) with the next hand's `preview` added.
+
+    The preview (`services.hand_preview_next`) knows the new hand, the game it plays in or ends (the stored
+    game in progress, played on) and the session's totals, games won and settle-up after it; the page keeps
+    its hands and the games that ended among them. No queries.
+    """
+    previewed = {game["n"] for game in preview["games"]}
+    return {
+        **results,
+        "hands": [*results["hands"], *preview["hands"]],
+        "games": [*(game for game in results["games"] if game["n"] not in previewed), *preview["games"]],
+        "totals": preview["totals"],
+        "games_won": preview["games_won"],
+        "settle_up": preview["settle_up"],
+    }

@@ -610,3 +610,17 @@ def test_six_player_shengji_names_its_teams_of_three_and_a_game_without_gates_li
     page = client.get(_url("table", session)).content.decode()
     assert _level_teams(page) == ["甲·丙·戊 level 2", "乙·丁·己 level 2"]
     assert _next_declarer(page) == "Next declarer: 己"
+
+
+@pytest.mark.parametrize("n", [5, 50])
+def test_the_preview_fragment_costs_the_same_queries_for_few_or_many_hands(owner_client, n, django_assert_num_queries):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    record_hands(session, owner, (BENXI_EXAMPLE * n)[:n])
+    hand = BENXI_EXAMPLE[n % 5]
+    data = {key: str(value) for key, value in hand.items()}
+    # The table page's read (as above, less the share link) and the preview's own: seats, the log's count and
+    # last number, the stored state before the hand (services.hand_preview_next): no replay of the log.
+    with django_assert_num_queries(12):
+        fragment = client.post(_url("table_preview", session), data).content.decode()
+    assert "−" in fragment or "+" in fragment
