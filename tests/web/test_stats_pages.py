@@ -49,11 +49,15 @@ def test_the_club_navigation_links_the_standings(club_with_a_session):
     assert f'href="/clubs/{club.slug}/standings/"' in client.get(f"/clubs/{club.slug}/").content.decode()
 
 
-def test_a_bad_date_names_the_field_and_is_no_server_error(club_with_a_session):
+def test_a_bad_date_is_a_400_naming_the_field_on_the_page_and_the_downloads(club_with_a_session):
     client, club, _ = club_with_a_session
     response = client.get(f"/clubs/{club.slug}/standings/?date_from=soon", HTTP_ACCEPT_LANGUAGE="en")
-    assert response.status_code == 200 and "Enter a valid date" in response.content.decode()
+    assert response.status_code == 400 and "Enter a valid date" in response.content.decode()
     assert client.get(f"/clubs/{club.slug}/standings.csv?date_from=soon").status_code == 400
+    assert client.get(f"/clubs/{club.slug}/standings.xlsx?date_from=soon").status_code == 400
+    # A good filter, or none, is still a 200.
+    assert client.get(f"/clubs/{club.slug}/standings/?date_from=2026-01-01").status_code == 200
+    assert client.get(f"/clubs/{club.slug}/standings/").status_code == 200
 
 
 def test_the_csv_download_is_utf8_with_a_bom(club_with_a_session):
