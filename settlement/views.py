@@ -38,6 +38,7 @@ from .stats_views import player_stats_context
 
 RECENT_SESSIONS = 10
 SESSION_PAGE_HANDS = 50  # hands per page of the session page, newest first
+PLAYER_SESSIONS = 20  # the player page's newest sessions; the rest are in the club's history, filtered by the player
 
 
 def _variant_choices() -> list[tuple[str, str]]:
@@ -101,9 +102,16 @@ def player_detail(
     membership, player = get_player_for_user(request.user, slug, player_id)
     if player.merged_into_id is not None:  # a merged record's page is its survivor's
         return redirect("player_detail", slug, player.merged_into_id)
-    summaries = selectors.club_sessions(club=membership.club, player=player)
+    # One more than shown: whether there are older ones, in the same queries (no count).
+    summaries = selectors.club_sessions(club=membership.club, player=player, limit=PLAYER_SESSIONS + 1)
     rows = [(summary, next(seat for seat in summary.seats if seat.player.pk == player.pk)) for summary in summaries]
-    ctx = {"club": membership.club, "membership": membership, "player": player, "rows": rows}
+    ctx = {
+        "club": membership.club,
+        "membership": membership,
+        "player": player,
+        "rows": rows[:PLAYER_SESSIONS],
+        "older_sessions": len(rows) > PLAYER_SESSIONS,
+    }
     ctx.update(player_stats_context(club=membership.club, player=player))
     ctx |= player_views.player_ratings_context(membership=membership, player=player, errors=errors)
     return render(request, "settlement/player_detail.html", ctx, status=400 if errors else 200)

@@ -109,6 +109,28 @@ def test_the_player_page_lists_the_players_sessions(owner_client):
     assert "+230" in page
 
 
+def test_the_player_page_lists_the_newest_sessions_and_links_the_history_for_the_rest(owner_client, monkeypatch):
+    monkeypatch.setattr("settlement.views.PLAYER_SESSIONS", 2)
+    client, club, owner = owner_client
+    _english(client)
+    wang = make_player(club, "老王")
+    url = reverse("player_detail", kwargs={"slug": club.slug, "player_id": wang.pk})
+    history = reverse("club_history", kwargs={"slug": club.slug}) + f"?player={wang.pk}"
+    middle, newest = (
+        make_session(club, owner, date=datetime.date(2026, 11, day), players=["甲", wang, "丙", "丁"]) for day in (2, 3)
+    )
+    page = client.get(url).content.decode()
+    # two sessions, two shown: no more to link
+    assert _session_url("session_detail", newest) in page and _session_url("session_detail", middle) in page
+    assert "sessions only" not in page and "All of them" not in page
+    oldest = make_session(club, owner, date=datetime.date(2026, 11, 1), players=["甲", wang, "丙", "丁"])
+    page = client.get(url).content.decode()
+    # three, two shown: the 3rd and the 2nd of November, and the link to all three
+    assert _session_url("session_detail", newest) in page and _session_url("session_detail", middle) in page
+    assert _session_url("session_detail", oldest) not in page
+    assert "The newest 2 sessions only." in page and f'href="{history}">All of them' in page
+
+
 def test_closing_and_exporting_a_session(owner_client):
     client, club, owner = owner_client
     session = make_session(club, owner, venue="一号桌")
