@@ -98,6 +98,35 @@ def test_club_history_filters_by_date_variant_and_player(owner_client):
     assert shown({"player": wang.pk, "date_to": "2026-11-10"}) == [a]
 
 
+def test_club_history_comes_a_page_at_a_time_keeping_its_filters(owner_client, monkeypatch):
+    monkeypatch.setattr("settlement.views.HISTORY_PAGE", 2)
+    client, club, owner = owner_client
+    _english(client)
+    wang = make_player(club, "老王")
+    # five of 老王's sessions on the 1st to the 5th of November, and one without him on the 6th
+    days = {
+        day: make_session(club, owner, date=datetime.date(2026, 11, day), players=["甲", wang, "丙", "丁"])
+        for day in range(1, 6)
+    }
+    make_session(club, owner, date=datetime.date(2026, 11, 6))
+    url = reverse("club_history", kwargs={"slug": club.slug})
+
+    def shown(page):
+        return [day for day, s in days.items() if _session_url("session_detail", s) in page]
+
+    first = client.get(url, {"player": wang.pk}).content.decode()
+    # 5 sessions, 2 a page: pages 1 (5th, 4th), 2 (3rd, 2nd), 3 (1st)
+    assert shown(first) == [4, 5] and "page 1 of 3, newest first" in first
+    assert f'rel="next" href="{url}?player={wang.pk}&amp;page=2"' in first and 'rel="prev"' not in first
+    second = client.get(url, {"player": wang.pk, "page": 2}).content.decode()
+    assert shown(second) == [2, 3] and f'rel="prev" href="{url}?player={wang.pk}"' in second
+    last = client.get(url, {"player": wang.pk, "page": 3}).content.decode()
+    assert shown(last) == [1] and 'rel="next"' not in last
+    assert client.get(url, {"player": wang.pk, "page": 4}).status_code == 404
+    assert client.get(url, {"page": 10**30}).status_code == 404
+    assert client.get(url, {"page": "x"}).status_code == 200  # not a number: the first page
+
+
 def test_the_player_page_lists_the_players_sessions(owner_client):
     client, club, owner = owner_client
     wang = make_player(club, "老王")
