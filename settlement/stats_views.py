@@ -45,7 +45,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         "ranking_rule": ranking_rule(),
         "query": request.GET.urlencode(),
     }
-    return render(request, "settlement/standings.html", ctx)
+    # A refused filter is a 400, as the downloads and the other form pages answer it, with its errors shown.
+    return render(request, "settlement/standings.html", ctx, status=400 if form.is_bound and form.errors else 200)
 
 
 @login_required

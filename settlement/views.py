@@ -38,6 +38,8 @@ from .stats_views import player_stats_context
 
 RECENT_SESSIONS = 10
 SESSION_PAGE_HANDS = 50  # hands per page of the session page, newest first
+HISTORY_PAGE = 50  # sessions per page of the club's history, newest first
+PLAYER_SESSIONS = 20  # the player page's newest sessions; the rest are in the club's history, filtered by the player
 
 
 def _variant_choices() -> list[tuple[str, str]]:
@@ -85,13 +87,32 @@ def club_history(request: HttpRequest, slug: str) -> HttpResponse:
             "player": data["player"],
             "status": data["status"] or None,
         }
+    page = max(1, _int_param(request.GET.get("page")) or 1)
+    if page > 1_000_000:  # beyond any club's history (and a database's offset)
+        raise Http404("no such page")
+    found = selectors.club_sessions_page(club=club, offset=(page - 1) * HISTORY_PAGE, limit=HISTORY_PAGE, **filters)
+    if page > 1 and not found.summaries:
+        raise Http404("no such page")
     ctx = {
         "club": club,
         "membership": membership,
         "form": form,
-        "sessions": selectors.club_sessions(club=club, **filters),
+        "sessions": found.summaries,
+        "page": page,
+        "pages": max(1, -(-found.count // HISTORY_PAGE)),
+        "newer_url": _page_url(request, page - 1) if page > 1 else None,
+        "older_url": _page_url(request, page + 1) if page * HISTORY_PAGE < found.count else None,
     }
     return render(request, "settlement/club_history.html", ctx)
+
+
+def _page_url(request: HttpRequest, page: int) -> str:
+    """This page's address (its filters kept) at `page` (the first without `page`)."""
+    query = request.GET.copy()
+    query.pop("page", None)
+    if page > 1:
+        query["page"] = str(page)
+    return f"{request.path}?{query.urlencode()}" if query else request.path
 
 
 @login_required
@@ -101,9 +122,16 @@ def player_detail(
     membership, player = get_player_for_user(request.user, slug, player_id)
     if player.merged_into_id is not None:  # a merged record's page is its survivor's
         return redirect("player_detail", slug, player.merged_into_id)
-    summaries = selectors.club_sessions(club=membership.club, player=player)
+    # One more than shown: whether there are older ones, in the same queries (no count).
+    summaries = selectors.club_sessions(club=membership.club, player=player, limit=PLAYER_SESSIONS + 1)
     rows = [(summary, next(seat for seat in summary.seats if seat.player.pk == player.pk)) for summary in summaries]
-    ctx = {"club": membership.club, "membership": membership, "player": player, "rows": rows}
+    ctx = {
+        "club": membership.club,
+        "membership": membership,
+        "player": player,
+        "rows": rows[:PLAYER_SESSIONS],
+        "older_sessions": len(rows) > PLAYER_SESSIONS,
+    }
     ctx.update(player_stats_context(club=membership.club, player=player))
     ctx |= player_views.player_ratings_context(membership=membership, player=player, errors=errors)
     return render(request, "settlement/player_detail.html", ctx, status=400 if errors else 200)

@@ -17,7 +17,8 @@ from settlement.rules.options import OptionKind
 from settlement.rules.registry import VARIANTS
 from settlement.scoping import get_session_for_user, request_lang
 
-from .views import READ_ERRORS, _errors, api_endpoint
+from .serializers import PageQuerySerializer, page_of
+from .views import READ_ERRORS, _errors, _sequence_page, api_endpoint
 
 
 class ChoiceSerializer(serializers.Serializer):
@@ -59,6 +60,9 @@ class VariantSpecSerializer(serializers.Serializer):
     player_counts = serializers.ListField(child=serializers.IntegerField())
     presets = PresetSpecSerializer(many=True)
     options = OptionSpecSerializer(many=True)
+
+
+VariantPageSerializer = page_of(VariantSpecSerializer, "VariantPageSerializer")
 
 
 class EntryFieldSerializer(serializers.Serializer):
@@ -107,14 +111,19 @@ class EntrySerializer(serializers.Serializer):
 @extend_schema(
     operation_id="variants_list",
     tags=["variants"],
-    summary="Every variant: player counts, presets and the options a session can set",
-    responses={200: VariantSpecSerializer(many=True), **_errors(401)},
+    summary="Every variant: player counts, presets and the options a session can set, a page at a time",
+    description=(
+        "In the registry's order. No `updated_since`: the variants are the engine's and change only with a "
+        "release, so a client reads the whole list again."
+    ),
+    parameters=[PageQuerySerializer],
+    responses={200: VariantPageSerializer, **_errors(400, 401)},
 )
 @api_endpoint("GET")
 def variants_list(request: Request) -> Response:
     lang = request_lang()
     specs = [as_data(options_spec(rules, lang)) for rules in VARIANTS.values()]
-    return Response(VariantSpecSerializer(specs, many=True).data)
+    return _sequence_page(request, specs, VariantSpecSerializer)
 
 
 @extend_schema(

@@ -7,11 +7,12 @@ from rest_framework import serializers
 from settlement.ratings import FAMILIES
 
 from .schema import CLEAN_TEXT, NAME_TEXT
+from .serializers import PageQuerySerializer, PageSerializer
 
 FAMILY_CHOICES = list(FAMILIES)
 
 
-class LeaderboardQuerySerializer(serializers.Serializer):
+class LeaderboardQuerySerializer(PageQuerySerializer):
     family = serializers.ChoiceField(
         choices=FAMILY_CHOICES, required=False, help_text="the game family; default the club's first rated one"
     )
@@ -32,11 +33,13 @@ class LeaderboardEntrySerializer(serializers.Serializer):
     outcomes = serializers.IntegerField(help_text="finished games or closed sessions rated")
 
 
-class LeaderboardSerializer(serializers.Serializer):
+class LeaderboardSerializer(PageSerializer):
+    """A page of the family's board (`count`, `next`, `previous`, `results`) with the family and the others."""
+
     family = serializers.ChoiceField(choices=FAMILY_CHOICES, allow_null=True, help_text="null: nothing rated yet")
     families = FamilySerializer(many=True, help_text="the families the club has ratings in")
     how = serializers.CharField(help_text="how ratings work, one line in the request's language")
-    entries = LeaderboardEntrySerializer(many=True)
+    results = LeaderboardEntrySerializer(many=True, help_text="this page's entries, best first")
 
 
 class PlayerDetailSerializer(serializers.Serializer):

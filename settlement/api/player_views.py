@@ -17,7 +17,7 @@ from settlement.scoping import get_membership_for_user, get_player_for_user
 from settlement.selectors.ratings import leaderboard
 
 from . import player_serializers as s
-from .views import READ_ERRORS, WRITE_ERRORS, _errors, _object_body, _query, api_endpoint
+from .views import READ_ERRORS, WRITE_ERRORS, _errors, _object_body, _page_links, _query, api_endpoint
 
 HOW = (
     "Weng-Lin (openskill) ratings per game family: fixed-partner games count each finished game, team against "
@@ -29,7 +29,10 @@ HOW = (
     operation_id="club_leaderboard",
     tags=["clubs"],
     summary="The club's skill ratings in one game family, best first",
-    description=HOW,
+    description=HOW
+    + " A page at a time (`count`, `next`, `previous`, `results`) with the family, the club's rated families and "
+    "`how`. No `updated_since`: every write from a session on re-rates the players after it, so a client reads "
+    "the board again.",
     parameters=[s.LeaderboardQuerySerializer],
     responses={200: s.LeaderboardSerializer, **_errors(400, 401, 404)},
 )
@@ -38,7 +41,11 @@ def club_leaderboard(request: Request, slug: str) -> Response:
     membership = get_membership_for_user(request.user, slug)
     query = _query(s.LeaderboardQuerySerializer(data=request.query_params.dict()))
     board = leaderboard(club=membership.club, family=query.get("family"))
+    offset, limit = query["offset"], query["limit"]
+    count = len(board.entries)
     body = {
+        "count": count,
+        **_page_links(request.build_absolute_uri(), offset=offset, limit=limit, count=count),
         "family": board.family,
         "families": [{"family": key, "label": family_label(key)} for key in board.families],
         "how": _(
@@ -46,7 +53,7 @@ def club_leaderboard(request: Request, slug: str) -> Response:
             "finished game, team against team, the friend-card and individual games each closed session, ranked by "
             "total. Shown: the conservative rating μ − 3σ, ± its uncertainty σ."
         ),
-        "entries": board.entries,
+        "results": board.entries[offset : offset + limit],
     }
     return Response(s.LeaderboardSerializer(body).data)
 

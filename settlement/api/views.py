@@ -187,6 +187,15 @@ def _list_page(request: Request, items: Any, serializer: type[serializers.Serial
     return Response({"count": count, **links, "results": serializer(page, many=True).data})
 
 
+def _sequence_page(request: Request, items: Sequence[Any], serializer: type[serializers.Serializer]) -> Response:
+    """A page of `items` (a list already in its order, no `updated_at`): `?limit` and `?offset` applied."""
+    query = _query(s.PageQuerySerializer(data=request.query_params.dict()))
+    offset, limit = query["offset"], query["limit"]
+    count = len(items)
+    links = _page_links(request.build_absolute_uri(), offset=offset, limit=limit, count=count)
+    return Response({"count": count, **links, "results": serializer(items[offset : offset + limit], many=True).data})
+
+
 def _session_results(session: Session, *, url: str, offset: int = 0, limit: int = s.HANDS_PAGE) -> dict[str, Any]:
     """The session's body: the page of its hands `limit` after skipping the `offset` newest, with links
     (`url` with `offset`/`limit` replaced) to the older and the newer page."""

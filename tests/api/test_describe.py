@@ -8,7 +8,9 @@ from settlement.rules.registry import VARIANTS
 def test_the_variants_list_every_variant_with_counts_presets_and_options(table):
     response = table.client("viewer").get("/api/v1/variants/")
     assert response.status_code == 200
-    body = {v["key"]: v for v in response.json()}
+    page = response.json()
+    assert (page["count"], page["next"], page["previous"]) == (len(VARIANTS), None, None)
+    body = {v["key"]: v for v in page["results"]}
     assert list(body) == list(VARIANTS)
     biaofen = body["biaofen"]
     assert biaofen["player_counts"] == [3, 4]
@@ -24,9 +26,21 @@ def test_the_variants_list_every_variant_with_counts_presets_and_options(table):
 
 def test_the_variants_are_labelled_in_the_requests_language(table):
     body = table.client("viewer", lang="zh-hans").get("/api/v1/variants/").json()
-    benxi = next(v for v in body if v["key"] == "baifen.benxi")
+    benxi = next(v for v in body["results"] if v["key"] == "baifen.benxi")
     assert benxi["name"] == "打百分（本溪）"
     assert next(o for o in benxi["options"] if o["key"] == "target")["label"] == "盘分"
+
+
+def test_the_variants_come_a_page_at_a_time(table):
+    client = table.client("viewer")
+    keys = list(VARIANTS)
+    first = client.get("/api/v1/variants/?limit=2").json()
+    assert first["count"] == len(keys) and [v["key"] for v in first["results"]] == keys[:2]
+    assert first["previous"] is None and first["next"].endswith("/api/v1/variants/?limit=2&offset=2")
+    second = client.get(first["next"]).json()
+    assert [v["key"] for v in second["results"]] == keys[2:4]
+    assert second["previous"].endswith("/api/v1/variants/?limit=2")
+    assert client.get("/api/v1/variants/?limit=0").status_code == 400
 
 
 def test_the_entry_describes_the_next_hand_of_the_session(table):

@@ -21,7 +21,8 @@ def test_the_leaderboard_lists_the_rated_players_best_first(table):
     assert body["family"] == "baifen"
     assert body["families"] == [{"family": "baifen", "label": "Baifen, regional (Benxi, Fushun, Shenyang)"}]
     assert body["how"].startswith("How ratings work")
-    entries = body["entries"]
+    assert (body["count"], body["next"], body["previous"]) == (4, None, None)
+    entries = body["results"]
     assert [entry["rank"] for entry in entries] == [1, 2, 3, 4]
     assert {entry["name"] for entry in entries} == {"甲", "乙", "丙", "丁"}
     for entry in entries:
@@ -32,10 +33,31 @@ def test_the_leaderboard_lists_the_rated_players_best_first(table):
 
 def test_an_empty_board_and_an_unknown_family(table):
     body = table.client("owner").get(_url(table, "leaderboard")).json()
-    assert body == {"family": None, "families": [], "how": body["how"], "entries": []}
+    assert body == {
+        "count": 0,
+        "next": None,
+        "previous": None,
+        "family": None,
+        "families": [],
+        "how": body["how"],
+        "results": [],
+    }
     assert_error(
         table.client("owner").get(_url(table, "leaderboard") + "?family=nope"), 400, "invalid_choice", field="family"
     )
+
+
+def test_the_leaderboard_comes_a_page_at_a_time(table):
+    record_hands(table.session, table.owner, BENXI_EXAMPLE[2:])
+    client = table.client("viewer")
+    whole = client.get(_url(table, "leaderboard")).json()["results"]
+    first = client.get(_url(table, "leaderboard") + "?family=baifen&limit=3").json()
+    assert first["count"] == 4 and first["results"] == whole[:3] and first["previous"] is None
+    assert first["next"].endswith("/leaderboard/?family=baifen&limit=3&offset=3")
+    last = client.get(first["next"]).json()
+    assert [entry["rank"] for entry in last["results"]] == [4] and last["next"] is None
+    assert last["family"] == "baifen" and last["previous"].endswith("/leaderboard/?family=baifen&limit=3")
+    assert_error(client.get(_url(table, "leaderboard") + "?offset=-1"), 400, "min_value", field="offset")
 
 
 def test_the_leaderboard_costs_the_same_queries_with_more_sessions(table, django_assert_num_queries):

@@ -100,3 +100,16 @@ def test_the_hand_schema_takes_every_variants_fields_and_the_seats_of_six_player
         assert (seat["minimum"], seat["maximum"]) == (0, 5)
     assert hand["kou_cards"]["minimum"] == hand["kou_unit"]["minimum"] == 1
     assert hand["jack_kou"]["type"] == "boolean"
+
+
+def test_the_variants_and_the_leaderboard_are_pages_without_updated_since(tmp_path):
+    call_command("spectacular", "--file", str(tmp_path / "schema.yaml"))
+    schema = yaml.safe_load((tmp_path / "schema.yaml").read_text(encoding="utf-8"))
+    components = schema["components"]["schemas"]
+    for path in ("/api/v1/variants/", "/api/v1/clubs/{slug}/leaderboard/"):
+        op = schema["paths"][path]["get"]
+        body = op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+        assert {"count", "next", "previous", "results"} <= set(components[body]["properties"])
+        params = {p["name"] for p in op["parameters"] if p["in"] == "query"}
+        assert {"limit", "offset"} <= params and "updated_since" not in params
+        assert "No `updated_since`" in op["description"]

@@ -98,6 +98,35 @@ def test_club_history_filters_by_date_variant_and_player(owner_client):
     assert shown({"player": wang.pk, "date_to": "2026-11-10"}) == [a]
 
 
+def test_club_history_comes_a_page_at_a_time_keeping_its_filters(owner_client, monkeypatch):
+    monkeypatch.setattr("settlement.views.HISTORY_PAGE", 2)
+    client, club, owner = owner_client
+    _english(client)
+    wang = make_player(club, "老王")
+    # five of 老王's sessions on the 1st to the 5th of November, and one without him on the 6th
+    days = {
+        day: make_session(club, owner, date=datetime.date(2026, 11, day), players=["甲", wang, "丙", "丁"])
+        for day in range(1, 6)
+    }
+    make_session(club, owner, date=datetime.date(2026, 11, 6))
+    url = reverse("club_history", kwargs={"slug": club.slug})
+
+    def shown(page):
+        return [day for day, s in days.items() if _session_url("session_detail", s) in page]
+
+    first = client.get(url, {"player": wang.pk}).content.decode()
+    # 5 sessions, 2 a page: pages 1 (5th, 4th), 2 (3rd, 2nd), 3 (1st)
+    assert shown(first) == [4, 5] and "page 1 of 3, newest first" in first
+    assert f'rel="next" href="{url}?player={wang.pk}&amp;page=2"' in first and 'rel="prev"' not in first
+    second = client.get(url, {"player": wang.pk, "page": 2}).content.decode()
+    assert shown(second) == [2, 3] and f'rel="prev" href="{url}?player={wang.pk}"' in second
+    last = client.get(url, {"player": wang.pk, "page": 3}).content.decode()
+    assert shown(last) == [1] and 'rel="next"' not in last
+    assert client.get(url, {"player": wang.pk, "page": 4}).status_code == 404
+    assert client.get(url, {"page": 10**30}).status_code == 404
+    assert client.get(url, {"page": "x"}).status_code == 200  # not a number: the first page
+
+
 def test_the_player_page_lists_the_players_sessions(owner_client):
     client, club, owner = owner_client
     wang = make_player(club, "老王")
@@ -107,6 +136,28 @@ def test_the_player_page_lists_the_players_sessions(owner_client):
     page = client.get(reverse("player_detail", kwargs={"slug": club.slug, "player_id": wang.pk})).content.decode()
     assert _session_url("session_detail", session) in page and _session_url("session_detail", other) not in page
     assert "+230" in page
+
+
+def test_the_player_page_lists_the_newest_sessions_and_links_the_history_for_the_rest(owner_client, monkeypatch):
+    monkeypatch.setattr("settlement.views.PLAYER_SESSIONS", 2)
+    client, club, owner = owner_client
+    _english(client)
+    wang = make_player(club, "老王")
+    url = reverse("player_detail", kwargs={"slug": club.slug, "player_id": wang.pk})
+    history = reverse("club_history", kwargs={"slug": club.slug}) + f"?player={wang.pk}"
+    middle, newest = (
+        make_session(club, owner, date=datetime.date(2026, 11, day), players=["甲", wang, "丙", "丁"]) for day in (2, 3)
+    )
+    page = client.get(url).content.decode()
+    # two sessions, two shown: no more to link
+    assert _session_url("session_detail", newest) in page and _session_url("session_detail", middle) in page
+    assert "sessions only" not in page and "All of them" not in page
+    oldest = make_session(club, owner, date=datetime.date(2026, 11, 1), players=["甲", wang, "丙", "丁"])
+    page = client.get(url).content.decode()
+    # three, two shown: the 3rd and the 2nd of November, and the link to all three
+    assert _session_url("session_detail", newest) in page and _session_url("session_detail", middle) in page
+    assert _session_url("session_detail", oldest) not in page
+    assert "The newest 2 sessions only." in page and f'href="{history}">All of them' in page
 
 
 def test_closing_and_exporting_a_session(owner_client):

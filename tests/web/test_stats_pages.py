@@ -49,11 +49,15 @@ def test_the_club_navigation_links_the_standings(club_with_a_session):
     assert f'href="/clubs/{club.slug}/standings/"' in client.get(f"/clubs/{club.slug}/").content.decode()
 
 
-def test_a_bad_date_names_the_field_and_is_no_server_error(club_with_a_session):
+def test_a_bad_date_is_a_400_naming_the_field_on_the_page_and_the_downloads(club_with_a_session):
     client, club, _ = club_with_a_session
     response = client.get(f"/clubs/{club.slug}/standings/?date_from=soon", HTTP_ACCEPT_LANGUAGE="en")
-    assert response.status_code == 200 and "Enter a valid date" in response.content.decode()
+    assert response.status_code == 400 and "Enter a valid date" in response.content.decode()
     assert client.get(f"/clubs/{club.slug}/standings.csv?date_from=soon").status_code == 400
+    assert client.get(f"/clubs/{club.slug}/standings.xlsx?date_from=soon").status_code == 400
+    # A good filter, or none, is still a 200.
+    assert client.get(f"/clubs/{club.slug}/standings/?date_from=2026-01-01").status_code == 200
+    assert client.get(f"/clubs/{club.slug}/standings/").status_code == 200
 
 
 def test_the_csv_download_is_utf8_with_a_bom(club_with_a_session):
@@ -98,17 +102,19 @@ def test_the_player_page_shows_the_statistics_and_the_chart(club_with_a_session)
 
 
 # Pinned, with 1 session and with 7: the login session, its user, the membership, then the standings' seats,
-# hand figures, game figures and players (7); the player page adds the player, its session list's own reads
-# (sessions, seats, totals, games won: 4) and the statistics' seats, hand figures, game figures, bids,
-# partners, opponents and their names (7), and the ratings part (ratings.py): the player's rating rows, its
-# audit trail and, for an owner, the players it could be merged into (3).
+# hand figures, game figures and players (7); the player page adds the player, its newest sessions' own reads
+# (sessions, seats, totals, games won: 4; one session more than shown says whether to link the rest) and the
+# statistics' seats, hand figures, game figures, bids, partners, opponents and their names (7), and the
+# ratings part (ratings.py): the player's rating rows, its audit trail and, for an owner, the players it could
+# be merged into (3).
 PAGE_QUERIES = {"standings/": 7, "standings.csv": 7, "standings.xlsx": 7, "players/{player}/": 15 + 3}
 
 
 @pytest.mark.parametrize(("page", "queries"), PAGE_QUERIES.items())
 def test_stats_pages_cost_the_same_queries_however_many_sessions(
-    club_with_a_session, django_assert_num_queries, page, queries
+    club_with_a_session, django_assert_num_queries, page, queries, monkeypatch
 ):
+    monkeypatch.setattr("settlement.views.PLAYER_SESSIONS", 3)  # 1 session, then 7: the player page's list is cut
     client, club, owner = club_with_a_session
     url = f"/clubs/{club.slug}/" + page.format(player=club.players.get(name="王").pk)
     with django_assert_num_queries(queries):
