@@ -783,8 +783,13 @@ def _replay_from(
 
 
 def _session_lock(session: Session) -> Session:
-    """The session row, locked until the transaction ends: one writer per session at a time."""
-    return Session.objects.select_for_update().get(pk=session.pk)
+    """The session row, locked until the transaction ends: one writer per session at a time.
+
+    FOR NO KEY UPDATE, not FOR UPDATE: writers still queue on it, but another writer's foreign-key check on
+    this row (FOR KEY SHARE, as when a ratings rebuild in another session of the club inserts rows naming
+    it) does not wait on it. With FOR UPDATE, two writers each holding their session and inserting rows
+    that name the other's deadlocked on PostgreSQL (SQLite has no row locks: the whole file is the lock)."""
+    return Session.objects.select_for_update(no_key=True).get(pk=session.pk)
 
 
 def _players_resolve(*, club: Club, players: Sequence[Player | str]) -> list[Player]:

@@ -35,7 +35,7 @@ def share_create(*, session: Session, user: User) -> ShareLink:
     """A new link for the session; the one it had stops working (at most one link is active)."""
     with transaction.atomic():
         # The session row's lock serializes two makers, as it serializes writers of hands.
-        session = Session.objects.select_for_update().get(pk=session.pk)
+        session = Session.objects.select_for_update(no_key=True).get(pk=session.pk)
         policy.require_write(user=user, club_id=session.club_id)
         ShareLink.objects.filter(session=session, revoked_at__isnull=True).update(revoked_at=timezone.now())
         return ShareLink.objects.create(
