@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connections, transaction
+from django.db.models import Max, OuterRef, Subquery
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
@@ -250,6 +251,42 @@ def resume_load(*, session: Session, before: int) -> Resume:
         .values("state", "game_first", "number")
         .first()
     )
+    return _resume(row)
+
+
+@dataclass(frozen=True, kw_only=True)
+class NextHand:
+    """Where the next hand of a session goes: the ledger number it gets and the stored state it plays on from
+    (`start` None: that state is of another version and cannot be played on from)."""
+
+    number: int
+    start: Resume | None
+
+
+def next_hand_load(*, session: Session) -> NextHand:
+    """The next hand's number and the state before it, in one query (two when no hand has a stored state).
+
+    Hands are numbered 1, 2, … in the order recorded and never deleted, so the last number is also the count.
+    """
+    last_hand = Hand.objects.filter(session=OuterRef("session_id")).order_by("-number").values("number")[:1]
+    row = (
+        HandState.objects.filter(session=session)
+        .order_by("-number")
+        .values("state", "game_first", "number")
+        .annotate(last_hand=Subquery(last_hand))
+        .first()
+    )
+    if row is None:  # no hand yet, or every one void: from the start
+        last = Hand.objects.filter(session=session).aggregate(last=Max("number"))["last"]
+        return NextHand(number=(last or 0) + 1, start=Resume(state=None))
+    try:
+        start: Resume | None = _resume(row)
+    except ResumeUnavailable:
+        start = None
+    return NextHand(number=row["last_hand"] + 1, start=start)
+
+
+def _resume(row: Mapping[str, Any] | None) -> Resume:
     if row is None:
         return Resume(state=None)
     try:

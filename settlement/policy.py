@@ -94,20 +94,25 @@ def user_role(*, user: User, club_id: int) -> str | None:
 
 
 def require_write(*, user: User, club_id: int) -> str:
-    return _require(user_role(user=user, club_id=club_id), may_write, "owner or scorekeeper")
+    return require_write_role(user_role(user=user, club_id=club_id))
 
 
-def require_reopen(*, user: User, club_id: int) -> str:
-    return _require(user_role(user=user, club_id=club_id), may_reopen, "owner")
+def require_write_role(role: str | None) -> str:
+    """`require_write` for a role the service has read already (with the session's lock: one query for both)."""
+    return _require(role, may_write, "owner or scorekeeper")
+
+
+def require_reopen_role(role: str | None) -> str:
+    return _require(role, may_reopen, "owner")
 
 
 def require_manage(*, user: User, club_id: int) -> str:
     return _require(user_role(user=user, club_id=club_id), may_manage, "owner")
 
 
-def require_revise(*, user: User, session: Session) -> str:
+def require_revise_role(role: str | None, session: Session) -> str:
     """A non-writer is refused (`PermissionDenied`); a scorekeeper on a closed session gets `session.closed`."""
-    role = require_write(user=user, club_id=session.club_id)
+    require_write_role(role)
     if not may_revise(role, session):
         raise LedgerError("session.closed", field="session")
     return role

@@ -28,21 +28,26 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
-from django.db.models import Count, Max
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from . import policy
-from .bulk import gc_paused, session_log_insert
+from .bulk import gc_paused, rows_insert, session_log_insert
 from .ledger import (
+    GAME_COLUMNS,
+    SETTLEMENT_COLUMNS,
+    STATE_COLUMNS,
     LedgerError,
     LogEntry,
     LogReplay,
+    Resume,
     ResumeUnavailable,
-    derived_rows,
+    derived_values,
     hand_input_ordered,
     log_document,
     log_load,
     log_replay,
+    next_hand_load,
     resume_load,
     session_players,
 )
@@ -115,6 +120,7 @@ class HandWrite:
     revision: HandRevision
     created: bool
     derived: HandState | None = None
+    players: tuple[Player, ...] | None = None  # by seat, when the write read them (None: read them again)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -183,8 +189,8 @@ def session_open(
 def session_close(*, session: Session, user: User) -> Session:
     """Close the session: no more hands. Closing a closed session changes nothing."""
     with transaction.atomic():
-        session = _session_lock(session)
-        policy.require_write(user=user, club_id=session.club_id)
+        session, role = _session_lock(session, user=user)
+        policy.require_write_role(role)
         if session.is_open:
             session.status = Session.Status.CLOSED
             session.closed_at = timezone.now()
@@ -202,8 +208,8 @@ def session_reopen(*, session: Session, user: User) -> Session:
     Reopening an open session changes nothing.
     """
     with transaction.atomic():
-        session = _session_lock(session)
-        policy.require_reopen(user=user, club_id=session.club_id)
+        session, role = _session_lock(session, user=user)
+        policy.require_reopen_role(role)
         if not session.is_open:
             session.status = Session.Status.OPEN
             session.closed_at = None
@@ -297,7 +303,7 @@ def session_derived_rebuild(*, session: Session) -> Session:
     Raises `LedgerError` (the rules' refusal, at its hand) when the log no longer replays; then nothing changes.
     """
     with transaction.atomic():
-        session = _session_lock(session)
+        session, _ = _session_lock(session)
         log = log_load(session=session)
         replay = log_replay(session=session, players=log.players, hands=log.hands())
         _derived_rebuild(session=session, players=log.players, replay=replay, hand_ids=log.hand_ids, from_number=1)
@@ -510,8 +516,8 @@ def hand_preview_next(*, session: Session, hand_input: Any, lang: str = "zh-Hans
     """The next hand's results, played on from the stored state of the last hand, without writing anything.
 
     The same play `hand_record` makes, so the same receipt and totals, at a cost
-    that does not grow with the log: three queries (seats, the count, the stored
-    state) and one hand through the engine. The document answers only for what
+    that does not grow with the log: two queries (seats, the number with the
+    stored state) and one hand through the engine. The document answers only for what
     that play knows: `hands` is the new hand alone (its `n` the number it would
     get), `games` the game it plays in (and one it closes), `totals`,
     `games_won` and `settle_up` the session's after it. Raises `LedgerError`
@@ -519,10 +525,12 @@ def hand_preview_next(*, session: Session, hand_input: Any, lang: str = "zh-Hans
     """
     hand_input = json_clean(hand_input, field="hand")
     players = session_players(session=session)
-    counts = Hand.objects.filter(session=session).aggregate(count=Count("id"), last=Max("number"))
-    _hands_limit(counts["count"] + 1)
-    number = (counts["last"] or 0) + 1
-    return _replay_from(session=session, players=players, before=number, hands=[(number, hand_input)]).render(lang)
+    following = next_hand_load(session=session)
+    _hands_limit(following.number)
+    hands = [(following.number, hand_input)]
+    return _replay_on(
+        session=session, players=players, before=following.number, hands=hands, start=following.start
+    ).render(lang)
 
 
 def hand_record(
@@ -542,8 +550,8 @@ def hand_record(
     hand_input = json_clean(hand_input, field="hand")
     client_key = _client_key_clean(client_key)
     with transaction.atomic():
-        session = _session_lock(session)
-        policy.require_write(user=user, club_id=session.club_id)
+        session, role = _session_lock(session, user=user)
+        policy.require_write_role(role)
         if client_key:
             existing = Hand.objects.filter(session=session, client_key=client_key).first()
             if existing is not None:
@@ -551,12 +559,14 @@ def hand_record(
         if not session.is_open:
             raise LedgerError("session.closed", field="session")
         players = session_players(session=session)
-        counts = Hand.objects.filter(session=session).aggregate(count=Count("id"), last=Max("number"))
-        _hands_limit(counts["count"] + 1)
-        number = (counts["last"] or 0) + 1
+        following = next_hand_load(session=session)
+        number = following.number
+        _hands_limit(number)
         if expected_number is not None and number != expected_number:
             raise LedgerError("hand.moved", field="number", number=expected_number, last=number - 1)
-        replay = _replay_from(session=session, players=players, before=number, hands=[(number, hand_input)])
+        replay = _replay_on(
+            session=session, players=players, before=number, hands=[(number, hand_input)], start=following.start
+        )
         stored = _facts_stored(hand_input, replay.result.hands[-1].facts)
         hand = Hand.objects.create(session=session, number=number, client_key=client_key)
         revision = HandRevision.objects.create(hand=hand, number=1, input=stored, author=user)
@@ -569,7 +579,7 @@ def hand_record(
             appended=True,
         )
         _session_touch(session, revision.created_at)
-    return HandWrite(hand=hand, revision=revision, created=True, derived=derived.get(number))
+    return HandWrite(hand=hand, revision=revision, created=True, derived=derived.get(number), players=players)
 
 
 def hand_correct(
@@ -587,8 +597,8 @@ def hand_correct(
     hand_input = json_clean(hand_input, field="hand")
     reason = _reason_clean(reason)
     with transaction.atomic():
-        session = _session_lock(session)
-        policy.require_revise(user=user, session=session)
+        session, role = _session_lock(session, user=user)
+        policy.require_revise_role(role, session)
         log = log_load(session=session, from_number=number)
         entry = log.entry(number)
         if entry is None:
@@ -608,7 +618,9 @@ def hand_correct(
             session=session, players=log.players, replay=replay, hand_ids=log.hand_ids, from_number=number
         )
         _session_touch(session, revision.created_at)
-    return HandWrite(hand=entry.hand, revision=revision, created=False, derived=derived.get(number))
+    return HandWrite(
+        hand=entry.hand, revision=revision, created=False, derived=derived.get(number), players=log.players
+    )
 
 
 def hand_void(*, session: Session, user: User, number: int, reason: str, revision: int | None = None) -> HandWrite:
@@ -619,8 +631,8 @@ def hand_void(*, session: Session, user: User, number: int, reason: str, revisio
     """
     reason = _reason_clean(reason)
     with transaction.atomic():
-        session = _session_lock(session)
-        policy.require_revise(user=user, session=session)
+        session, role = _session_lock(session, user=user)
+        policy.require_revise_role(role, session)
         log = log_load(session=session, from_number=number)
         entry = log.entry(number)
         if entry is None:
@@ -749,20 +761,27 @@ def _derived_rebuild(
 
     The engine is deterministic and plays hands in order, so hands before
     `from_number` and games that finished before it replay exactly as stored.
-    Six queries whatever the number of hands. Returns the new hand states by hand number.
+    At most six statements whatever the number of hands, the rows inserted as
+    tuples (`bulk.rows_insert`); an `appended` hand is the last, so it has no
+    rows to delete but its game's. Returns the new hand states by hand number.
     """
-    derived = derived_rows(session=session, players=players, replay=replay, hand_ids=hand_ids, from_number=from_number)
-    SettlementRow.objects.filter(session=session, number__gte=from_number).delete()
-    SettlementRow.objects.bulk_create(derived.settlement_rows)
+    derived = derived_values(
+        session=session, players=players, replay=replay, hand_ids=hand_ids, from_number=from_number
+    )
+    if not appended:
+        SettlementRow.objects.filter(session=session, number__gte=from_number).delete()
+        HandState.objects.filter(session=session, number__gte=from_number).delete()
     GameRow.objects.filter(session=session, game__gte=derived.first_game).delete()
-    GameRow.objects.bulk_create(derived.game_rows)
-    HandState.objects.filter(session=session, number__gte=from_number).delete()
-    HandState.objects.bulk_create(derived.hand_states)
+    rows_insert(SettlementRow, SETTLEMENT_COLUMNS, derived.settlement_rows)
+    rows_insert(GameRow, GAME_COLUMNS, derived.game_rows)
+    rows_insert(HandState, STATE_COLUMNS, derived.hand_states)
     # The ratings (ratings.py) follow finished games and closed sessions. A hand appended to an open session
     # replaces only the rows of the game in progress, unfinished: unless it finishes that game, no rating moves.
-    if not appended or any(row.finished for row in derived.game_rows):
+    finished = GAME_COLUMNS.index("finished")
+    if not appended or any(row[finished] for row in derived.game_rows):
         ratings_rebuild(session=session)
-    return {row.number: row for row in derived.hand_states}
+    states = (HandState(**dict(zip(STATE_COLUMNS, row, strict=True))) for row in derived.hand_states)
+    return {state.number: state for state in states}
 
 
 def _replay_from(
@@ -770,26 +789,43 @@ def _replay_from(
 ) -> LogReplay:
     """Play `hands` (hand `before` and the ones after it) on from the stored state before hand `before`.
 
-    Only that one stored state is read. When it cannot be played on from (a
-    state of another version), the log before `before` is read and replayed instead.
+    Only that one stored state is read (`_replay_on` says what happens when it cannot be played on from).
     """
     try:
-        return log_replay(
-            session=session, players=players, hands=hands, start=resume_load(session=session, before=before)
-        )
+        start: Resume | None = resume_load(session=session, before=before)
     except ResumeUnavailable:
-        earlier = [hand for hand in log_load(session=session).hands() if hand[0] < before]
-        return log_replay(session=session, players=players, hands=[*earlier, *hands])
+        start = None
+    return _replay_on(session=session, players=players, before=before, hands=hands, start=start)
 
 
-def _session_lock(session: Session) -> Session:
-    """The session row, locked until the transaction ends: one writer per session at a time.
+def _replay_on(
+    *,
+    session: Session,
+    players: Sequence[Player],
+    before: int,
+    hands: Sequence[tuple[int, Any]],
+    start: Resume | None,
+) -> LogReplay:
+    """Play `hands` on from `start`, the stored state before hand `before`. `start` None: that state is of
+    another version (stored before an upgrade), so the log before `before` is read and replayed instead."""
+    if start is not None:
+        return log_replay(session=session, players=players, hands=hands, start=start)
+    earlier = [hand for hand in log_load(session=session).hands() if hand[0] < before]
+    return log_replay(session=session, players=players, hands=[*earlier, *hands])
+
+
+def _session_lock(session: Session, *, user: User | None = None) -> tuple[Session, str | None]:
+    """The session row, locked until the transaction ends (one writer per session at a time), and `user`'s
+    role in its club read with it: one query for both (None: no user, or not a member).
 
     FOR NO KEY UPDATE, not FOR UPDATE: writers still queue on it, but another writer's foreign-key check on
     this row (FOR KEY SHARE, as when a ratings rebuild in another session of the club inserts rows naming
     it) does not wait on it. With FOR UPDATE, two writers each holding their session and inserting rows
-    that name the other's deadlocked on PostgreSQL (SQLite has no row locks: the whole file is the lock)."""
-    return Session.objects.select_for_update(no_key=True).get(pk=session.pk)
+    that name the other's deadlocked on PostgreSQL (SQLite has no row locks: the whole file is the lock).
+    The role is a subquery in the select list, so only the session row is locked."""
+    role = Membership.objects.filter(club=OuterRef("club_id"), user=getattr(user, "pk", None)).values("role")[:1]
+    locked = Session.objects.select_for_update(no_key=True).annotate(user_role=Subquery(role)).get(pk=session.pk)
+    return locked, locked.user_role  # type: ignore[attr-defined]
 
 
 def _players_resolve(*, club: Club, players: Sequence[Player | str]) -> list[Player]:

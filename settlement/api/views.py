@@ -221,7 +221,7 @@ def _session_results(session: Session, *, url: str, offset: int = 0, limit: int 
 def _hand_body(session: Session, write: services.HandWrite) -> dict[str, Any]:
     """The hand's current revision and its result in the session, from the rows the write stored (no replay)."""
     result, game_end = selectors.hand_result(
-        session=session, number=write.hand.number, lang=request_lang(), derived=write.derived
+        session=session, number=write.hand.number, lang=request_lang(), derived=write.derived, players=write.players
     )
     revision = write.revision
     times = s.HandWriteSerializer().fields["created"]

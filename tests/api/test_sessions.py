@@ -192,9 +192,23 @@ def test_the_session_results_cost_the_same_queries_however_many_hands(table, dja
     long = make_session(table.club, table.owner)
     record_hands(long, table.owner, BENXI_EXAMPLE * 4)
     for session in (table.session, long):
-        # token, session, membership, seats, the last state (and the log's last number), the page's revisions
-        with django_assert_num_queries(6):
+        # token, session with the membership, seats, the last state (and the log's last number), the page's revisions
+        with django_assert_num_queries(5):
             client.get(f"/api/v1/sessions/{session.pk}/")
+
+
+@pytest.mark.parametrize("n", [5, 17])
+def test_recording_a_hand_answers_from_the_write_at_a_fixed_cost(table, n, django_assert_num_queries):
+    client = table.client("owner")
+    session = make_session(table.club, table.owner)
+    record_hands(session, table.owner, (BENXI_EXAMPLE * 4)[:n])
+    # token, session with the membership, then the service's twelve (tests/services/test_query_pins.py): the
+    # answer is built from the rows the write made, with the seats it read
+    with django_assert_num_queries(14):
+        response = client.post(f"/api/v1/sessions/{session.pk}/hands/", BENXI_EXAMPLE[n % 5], format="json")
+    assert response.status_code == 201 and response.json()["n"] == n + 1
+    stored = client.get(f"/api/v1/sessions/{session.pk}/").json()["hands"]
+    assert response.json()["result"] == next(hand for hand in stored if hand["n"] == n + 1)
 
 
 def test_void_hands_keep_their_numbers_in_the_results_and_leave_the_export(table):
