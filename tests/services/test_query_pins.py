@@ -33,9 +33,9 @@ def _session(owner, n):
 # record: session (locked, with the user's role), seats, the last hand's stored state with the last number, the
 # hand, its revision, the game in progress's rows (delete), then the settlement, game and state rows (an appended
 # hand is the last: nothing after it to delete), the session's `updated_at`. No rating moves while the game plays on.
-# correct / void: session (locked, with the user's role), the revisions from the changed hand on, seats, the stored state before
-# it, the revision, 3 × (delete + insert) derived rows (settlement rows, game rows, hand states), the session's
-# `updated_at` (its latest write, for the API's sync).
+# correct / void: session (locked, with the user's role), the revisions from the changed hand on, seats, the
+# stored state before it, the revision, 3 × (delete + insert) derived rows (settlement rows, game rows, hand
+# states), the session's `updated_at` (its latest write, for the API's sync).
 # import: role, players, new guests (insert, read), session, seats, hands (insert, read their ids), revisions,
 # 3 inserts of derived rows (`bulk.py`: one executemany a table, so no parameter limit: 600 hands too).
 # Each then rebuilds the family's ratings from the session on (ratings.py): lock the club, the sessions from this one
