@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connections, transaction
-from django.db.models import Max, OuterRef, Subquery
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from . import entry_sql
 from .models import GameRow, Hand, HandRevision, HandState, Player, Session, SessionSeat, SettlementRow, engine_lang
 from .rules.base import RulesError
 from .rules.document import HAND_FIELDS, document_parse
@@ -217,9 +217,8 @@ def log_load(*, session: Session, from_number: int = 1) -> Log:
 
 
 def session_players(*, session: Session) -> tuple[Player, ...]:
-    """The session's players by seat: one query."""
-    seats = SessionSeat.objects.filter(session=session).select_related("player").order_by("seat")
-    return tuple(seat.player for seat in seats)
+    """The session's players by seat: one query (`entry_sql`, as every hand and page reads them)."""
+    return entry_sql.session_players(session_id=session.pk)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -264,26 +263,18 @@ class NextHand:
 
 
 def next_hand_load(*, session: Session) -> NextHand:
-    """The next hand's number and the state before it, in one query (two when no hand has a stored state).
+    """The next hand's number and the state before it, in one query (`entry_sql`).
 
     Hands are numbered 1, 2, … in the order recorded and never deleted, so the last number is also the count.
     """
-    last_hand = Hand.objects.filter(session=OuterRef("session_id")).order_by("-number").values("number")[:1]
-    row = (
-        HandState.objects.filter(session=session)
-        .order_by("-number")
-        .values("state", "game_first", "number")
-        .annotate(last_hand=Subquery(last_hand))
-        .first()
-    )
+    last, row = entry_sql.next_hand(session_id=session.pk)
     if row is None:  # no hand yet, or every one void: from the start
-        last = Hand.objects.filter(session=session).aggregate(last=Max("number"))["last"]
-        return NextHand(number=(last or 0) + 1, start=Resume(state=None))
+        return NextHand(number=last + 1, start=Resume(state=None))
     try:
         start: Resume | None = _resume(row)
     except ResumeUnavailable:
         start = None
-    return NextHand(number=row["last_hand"] + 1, start=start)
+    return NextHand(number=last + 1, start=start)
 
 
 def _resume(row: Mapping[str, Any] | None) -> Resume:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import F
 from django.http import Http404
 from django.utils.translation import get_language
 
+from . import entry_sql
 from .models import Hand, Membership, Player, Session, engine_lang
 
 
@@ -30,22 +30,12 @@ def get_membership_for_user(user: Any, slug: str) -> Membership:
 
 
 def get_session_for_user(user: Any, session_id: int, slug: str | None = None) -> tuple[Membership, Session]:
-    """The session and the user's membership of its club (one query, the membership joined and annotated);
-    with `slug`, it must be that club's."""
-    sessions = (
-        Session.objects.select_related("club")
-        .filter(pk=session_id, club__memberships__user=user.pk)
-        .annotate(membership_id=F("club__memberships__id"), membership_role=F("club__memberships__role"))
-    )
-    if slug is not None:
-        sessions = sessions.filter(club__slug=slug)
-    session = sessions.first()
-    if session is None:
+    """The session with its club and the user's membership of that club (two queries, `entry_sql`: every
+    session page and API call starts here); with `slug`, it must be that club's."""
+    found = entry_sql.session_for_member(session_id=session_id, user_id=user.pk, slug=slug)
+    if found is None:
         raise Http404("no such session")
-    row = (session.membership_id, user.pk, session.club_id, session.membership_role)  # type: ignore[attr-defined]
-    membership = Membership.from_db(session._state.db, ["id", "user_id", "club_id", "role"], row)
-    membership.club = session.club
-    return membership, session
+    return found
 
 
 def get_hand_for_user(user: Any, session_id: int, number: int, slug: str | None = None) -> tuple[Membership, Hand]:

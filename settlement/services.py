@@ -28,10 +28,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
-from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from . import policy
+from . import entry_sql, policy
 from .bulk import gc_paused, rows_insert, session_log_insert
 from .ledger import (
     GAME_COLUMNS,
@@ -656,7 +655,7 @@ def hand_void(*, session: Session, user: User, number: int, reason: str, revisio
 
 def _session_touch(session: Session, when: datetime.datetime) -> None:
     """The session's `updated_at` is its latest write: a hand's revision does not save the session itself."""
-    Session.objects.filter(pk=session.pk).update(updated_at=when)
+    entry_sql.session_touch(session_id=session.pk, when=when)
     session.updated_at = when
 
 
@@ -771,7 +770,7 @@ def _derived_rebuild(
     if not appended:
         SettlementRow.objects.filter(session=session, number__gte=from_number).delete()
         HandState.objects.filter(session=session, number__gte=from_number).delete()
-    GameRow.objects.filter(session=session, game__gte=derived.first_game).delete()
+    entry_sql.game_rows_delete(session_id=session.pk, from_game=derived.first_game)
     rows_insert(SettlementRow, SETTLEMENT_COLUMNS, derived.settlement_rows)
     rows_insert(GameRow, GAME_COLUMNS, derived.game_rows)
     rows_insert(HandState, STATE_COLUMNS, derived.hand_states)
@@ -822,10 +821,8 @@ def _session_lock(session: Session, *, user: User | None = None) -> tuple[Sessio
     this row (FOR KEY SHARE, as when a ratings rebuild in another session of the club inserts rows naming
     it) does not wait on it. With FOR UPDATE, two writers each holding their session and inserting rows
     that name the other's deadlocked on PostgreSQL (SQLite has no row locks: the whole file is the lock).
-    The role is a subquery in the select list, so only the session row is locked."""
-    role = Membership.objects.filter(club=OuterRef("club_id"), user=getattr(user, "pk", None)).values("role")[:1]
-    locked = Session.objects.select_for_update(no_key=True).annotate(user_role=Subquery(role)).get(pk=session.pk)
-    return locked, locked.user_role  # type: ignore[attr-defined]
+    The role is a subquery in the select list, so only the session row is locked (`entry_sql`: every hand runs it)."""
+    return entry_sql.session_lock(session_id=session.pk, user_id=getattr(user, "pk", None))
 
 
 def _players_resolve(*, club: Club, players: Sequence[Player | str]) -> list[Player]:

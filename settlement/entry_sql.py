@@ -1,0 +1,138 @@
+"""The statements every hand runs, written in SQL: what keeps a hand's entry near the cost of a bare create.
+
+The ORM builds and compiles each query anew, 0.3–0.8 ms of CPU apiece: more than the engine's whole play of
+a hand. Recording a hand ran six such reads and small writes besides its inserts, and cost 3.5 times a bare
+DRF create of one row (bench/ledger.py; issue 12 asks for 2). These few statements run on every hand, every
+preview and every page of a session, so they are written once here, with table and column names taken from
+the models (a renamed field fails at import, not in production), and run through Django's connection: its
+transaction, its query log, its parameter style. Model instances come from `Model.objects.raw`, which applies
+the fields' converters as the ORM does. Everything else stays in the ORM.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from django.db import connections
+from django.db.models import Model
+
+from .models import Club, GameRow, Hand, HandState, Membership, Player, Session, SessionSeat
+
+
+def _table(model: type[Model], using: str) -> str:
+    return connections[using].ops.quote_name(model._meta.db_table)
+
+
+def _column(model: type[Model], name: str, using: str) -> str:
+    return connections[using].ops.quote_name(model._meta.get_field(name).column)
+
+
+@cache
+def _sql(using: str) -> dict[str, str]:
+    """The statements for database `using` (quoting and the row lock differ between SQLite and PostgreSQL)."""
+    connection = connections[using]
+
+    def t(model: type[Model]) -> str:
+        return _table(model, using)
+
+    def c(model: type[Model], name: str) -> str:
+        return _column(model, name, using)
+
+    # FOR NO KEY UPDATE: see services._session_lock. SQLite has no row locks (its write transaction is the lock).
+    lock = connection.ops.for_update_sql(no_key=True) if connection.features.has_select_for_update else ""
+    member = (
+        f"SELECT s.*, m.{c(Membership, 'id')} AS membership_id, m.{c(Membership, 'role')} AS membership_role"
+        f" FROM {t(Session)} s INNER JOIN {t(Membership)} m"
+        f" ON m.{c(Membership, 'club')} = s.{c(Session, 'club')} AND m.{c(Membership, 'user')} = %s"
+    )
+    return {
+        "session_for_member": f"{member} WHERE s.{c(Session, 'id')} = %s",
+        "session_for_member_in": (
+            f"{member} INNER JOIN {t(Club)} c ON c.{c(Club, 'id')} = s.{c(Session, 'club')}"
+            f" WHERE s.{c(Session, 'id')} = %s AND c.{c(Club, 'slug')} = %s"
+        ),
+        "club": f"SELECT * FROM {t(Club)} WHERE {c(Club, 'id')} = %s",
+        "session_lock": (
+            f"SELECT s.*, (SELECT m.{c(Membership, 'role')} FROM {t(Membership)} m"
+            f" WHERE m.{c(Membership, 'club')} = s.{c(Session, 'club')} AND m.{c(Membership, 'user')} = %s)"
+            f" AS user_role FROM {t(Session)} s WHERE s.{c(Session, 'id')} = %s {lock}"
+        ),
+        "session_players": (
+            f"SELECT p.* FROM {t(Player)} p INNER JOIN {t(SessionSeat)} ss"
+            f" ON ss.{c(SessionSeat, 'player')} = p.{c(Player, 'id')}"
+            f" WHERE ss.{c(SessionSeat, 'session')} = %s ORDER BY ss.{c(SessionSeat, 'seat')}"
+        ),
+        "next_hand": (
+            f"SELECT h.last, st.{c(HandState, 'state')}, st.{c(HandState, 'game_first')}, st.{c(HandState, 'number')}"
+            f" FROM (SELECT MAX({c(Hand, 'number')}) AS last FROM {t(Hand)} WHERE {c(Hand, 'session')} = %s) h"
+            f" LEFT JOIN {t(HandState)} st ON st.{c(HandState, 'session')} = %s"
+            f" AND st.{c(HandState, 'number')} = (SELECT MAX({c(HandState, 'number')}) FROM {t(HandState)}"
+            f" WHERE {c(HandState, 'session')} = %s)"
+        ),
+        "session_touch": f"UPDATE {t(Session)} SET {c(Session, 'updated_at')} = %s WHERE {c(Session, 'id')} = %s",
+        "game_rows_delete": (
+            f"DELETE FROM {t(GameRow)} WHERE {c(GameRow, 'session')} = %s AND {c(GameRow, 'game')} >= %s"
+        ),
+    }
+
+
+def session_for_member(
+    *, session_id: int, user_id: int | None, slug: str | None = None, using: str = "default"
+) -> tuple[Membership, Session] | None:
+    """Session `session_id` with its club, and the membership of user `user_id` in that club; with `slug`, only
+    when it is that club's. None when there is no such session or the user is not a member of its club."""
+    if slug is None:
+        sessions = Session.objects.raw(_sql(using)["session_for_member"], [user_id, session_id])
+    else:
+        sessions = Session.objects.raw(_sql(using)["session_for_member_in"], [user_id, session_id, slug])
+    session = next(iter(sessions.using(using)), None)
+    if session is None:
+        return None
+    (session.club,) = Club.objects.raw(_sql(using)["club"], [session.club_id]).using(using)
+    row = (session.membership_id, user_id, session.club_id, session.membership_role)  # type: ignore[attr-defined]
+    membership = Membership.from_db(using, ["id", "user_id", "club_id", "role"], row)
+    membership.club = session.club
+    return membership, session
+
+
+def session_lock(*, session_id: int, user_id: int | None, using: str = "default") -> tuple[Session, str | None]:
+    """The session row locked until the transaction ends, and the user's role in its club (None: not a member)."""
+    (session,) = Session.objects.raw(_sql(using)["session_lock"], [user_id, session_id]).using(using)
+    return session, session.user_role  # type: ignore[attr-defined]
+
+
+def session_players(*, session_id: int, using: str = "default") -> tuple[Player, ...]:
+    """The session's players by seat."""
+    return tuple(Player.objects.raw(_sql(using)["session_players"], [session_id]).using(using))
+
+
+def next_hand(*, session_id: int, using: str = "default") -> tuple[int, Mapping[str, Any] | None]:
+    """The session's last hand number (0: none yet) and the stored state of its last hand that has one, as
+    `{"state", "game_first", "number"}` (None: no hand has a state, every one void or none recorded)."""
+    with connections[using].cursor() as cursor:
+        cursor.execute(_sql(using)["next_hand"], [session_id, session_id, session_id])
+        last, state, game_first, number = cursor.fetchone()
+    if number is None:
+        return last or 0, None
+    field = HandState._meta.get_field("state")
+    return last, {
+        "state": field.from_db_value(state, None, connections[using]),
+        "game_first": game_first,
+        "number": number,
+    }
+
+
+def session_touch(*, session_id: int, when: datetime.datetime, using: str = "default") -> None:
+    """The session's `updated_at` set to `when` (its latest write)."""
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        cursor.execute(_sql(using)["session_touch"], [connection.ops.adapt_datetimefield_value(when), session_id])
+
+
+def game_rows_delete(*, session_id: int, from_game: int, using: str = "default") -> None:
+    """Delete the session's game rows from game `from_game` on (they are written again)."""
+    with connections[using].cursor() as cursor:
+        cursor.execute(_sql(using)["game_rows_delete"], [session_id, from_game])
