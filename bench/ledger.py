@@ -3,7 +3,7 @@
 In process, with DRF's APIClient and Django's test client against a fresh
 SQLite database in a temporary folder (no server, nothing timed in tests):
 
-- hand entry (POST sessions/{id}/hands/) against a bare DRF create of one row;
+- hand entry (POST sessions/{id}/hands/) against a bare DRF create of one row, both with token auth;
 - entry at hand #1,000 against entry at hand #10;
 - a new hand's preview (POST sessions/{id}/hands/preview/) at hand #1,000 against
   #10, and against the bare create;
@@ -87,7 +87,8 @@ def row(label: str, value: float, floor: float, target: str) -> None:
 def main() -> None:
     user, club = setup()
     api = APIClient()
-    api.force_authenticate(user)
+    _, secret = services.api_token_create(user=user, name="bench")
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")  # token auth, as a client sends it (both sides of the floor)
     web = Client()
     web.force_login(user)
     next_hand = benxi_session(2000)["hands"]

@@ -37,7 +37,9 @@ from .scoping import (
 from .stats_views import player_stats_context
 
 RECENT_SESSIONS = 10
-SESSION_PAGE_HANDS = 50  # hands per page of the session page, newest first
+# Hands per page of the session page, newest first: the API's page (`GET sessions/{id}/`). Each hand is most of
+# the page's rendering, so a page of 50 made a long session's page 1.25 times a short one's (bench/ledger.py).
+SESSION_PAGE_HANDS = 20
 HISTORY_PAGE = 50  # sessions per page of the club's history, newest first
 PLAYER_SESSIONS = 20  # the player page's newest sessions; the rest are in the club's history, filtered by the player
 

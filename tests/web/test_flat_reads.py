@@ -87,12 +87,12 @@ def test_the_session_page_pages_its_hands_newest_first(owner_client, django_asse
     session = services.session_import(club=club, user=owner, document=benxi_session(120), close=False).session
     first = client.get(_url("session_detail", session)).content.decode()
     numbers = [int(n) for n in re.findall(r'id="hand-(\d+)"', first)]
-    assert numbers == list(range(120, 70, -1))
+    assert numbers == list(range(120, 100, -1))
     assert f'href="{_url("session_detail", session)}?page=2"' in first and 'rel="prev"' not in first
-    last = client.get(_url("session_detail", session) + "?page=3").content.decode()
+    last = client.get(_url("session_detail", session) + "?page=6").content.decode()
     assert [int(n) for n in re.findall(r'id="hand-(\d+)"', last)] == list(range(20, 0, -1))
-    assert 'rel="next"' not in last and f'href="{_url("session_detail", session)}?page=2"' in last
-    assert client.get(_url("session_detail", session) + "?page=4").status_code == 404
+    assert 'rel="next"' not in last and f'href="{_url("session_detail", session)}?page=5"' in last
+    assert client.get(_url("session_detail", session) + "?page=7").status_code == 404
     # django session, user, session + membership, club, seats, state, revisions, events
     with django_assert_num_queries(8):
         client.get(_url("session_detail", session) + "?page=2")
