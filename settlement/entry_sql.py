@@ -109,7 +109,7 @@ def session_players(*, session_id: int, using: str = "default") -> tuple[Player,
     return tuple(Player.objects.raw(_sql(using)["session_players"], [session_id]).using(using))
 
 
-def next_hand(*, session_id: int, using: str = "default") -> tuple[int, Mapping[str, Any] | None]:
+def next_hand_row(*, session_id: int, using: str = "default") -> tuple[int, Mapping[str, Any] | None]:
     """The session's last hand number (0: none yet) and the stored state of its last hand that has one, as
     `{"state", "game_first", "number"}` (None: no hand has a state, every one void or none recorded)."""
     with connections[using].cursor() as cursor:

@@ -267,7 +267,7 @@ def next_hand_load(*, session: Session) -> NextHand:
 
     Hands are numbered 1, 2, … in the order recorded and never deleted, so the last number is also the count.
     """
-    last, row = entry_sql.next_hand(session_id=session.pk)
+    last, row = entry_sql.next_hand_row(session_id=session.pk)
     if row is None:  # no hand yet, or every one void: from the start
         return NextHand(number=last + 1, start=Resume(state=None))
     try:
