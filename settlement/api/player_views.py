@@ -8,7 +8,7 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from settlement import policy, services_players
+from settlement import policy, services
 from settlement.ledger import LedgerError
 from settlement.models import Player
 from settlement.ratings import family_label
@@ -83,7 +83,7 @@ def player_detail(request: Request, slug: str, player_id: int) -> Response:
         _reason_text(body)
         if "name" not in body:
             raise LedgerError("player.name_required", field="name")
-        player = services_players.player_rename(
+        player = services.player_rename(
             player=player, user=request.user, name=body["name"], reason=body.get("reason", "")
         )
     elif player.merged_into_id is not None:
@@ -116,7 +116,7 @@ def player_merge(request: Request, slug: str, player_id: int) -> Response:
     into = Player.objects.filter(club=membership.club, pk=into_id).first()
     if into is None:
         raise LedgerError("player.not_found", field="into")
-    survivor = services_players.player_merge(player=player, into=into, user=request.user, reason=body.get("reason", ""))
+    survivor = services.player_merge(player=player, into=into, user=request.user, reason=body.get("reason", ""))
     return Response(s.PlayerDetailSerializer(survivor).data)
 
 
