@@ -18,6 +18,7 @@ from django.db import transaction
 from .. import entry_sql, policy
 from ..ledger import (
     LedgerError,
+    Log,
     LogEntry,
     LogReplay,
     Resume,
@@ -168,13 +169,9 @@ def hand_correct(
     hand_input = json_clean(hand_input, field="hand")
     reason = _reason_clean(reason)
     with transaction.atomic():
-        session, role = session_lock(session, user=user)
-        policy.require_revise_role(role, session)
-        log = log_load(session=session, from_number=number)
-        entry = log.entry(number)
-        if entry is None:
-            raise LedgerError("hand.not_found", field="number", hand=number, number=number)
-        repeat = _revision_check(entry=entry, revision=revision, user=user, hand_input=hand_input, reason=reason)
+        session, log, entry, repeat = _revision_start(
+            session=session, user=user, number=number, revision=revision, hand_input=hand_input, reason=reason
+        )
         if repeat is not None:
             return repeat
         hands = log.hands(replace={number: hand_input})
@@ -202,13 +199,9 @@ def hand_void(*, session: Session, user: User, number: int, reason: str, revisio
     """
     reason = _reason_clean(reason)
     with transaction.atomic():
-        session, role = session_lock(session, user=user)
-        policy.require_revise_role(role, session)
-        log = log_load(session=session, from_number=number)
-        entry = log.entry(number)
-        if entry is None:
-            raise LedgerError("hand.not_found", field="number", hand=number, number=number)
-        repeat = _revision_check(entry=entry, revision=revision, user=user, hand_input=None, reason=reason)
+        session, log, entry, repeat = _revision_start(
+            session=session, user=user, number=number, revision=revision, hand_input=None, reason=reason
+        )
         if repeat is not None:
             return repeat
         if entry.is_void:
@@ -220,6 +213,25 @@ def hand_void(*, session: Session, user: User, number: int, reason: str, revisio
         derived_rebuild(session=session, players=log.players, replay=replay, hand_ids=log.hand_ids, from_number=number)
         _session_touch(session, revision.created_at)
     return HandWrite(hand=entry.hand, revision=revision, created=False)
+
+
+def _revision_start(
+    *, session: Session, user: User, number: int, revision: int | None, hand_input: Any, reason: str
+) -> tuple[Session, Log, LogEntry, HandWrite | None]:
+    """What a correction and a void begin with, inside their transaction: the session locked, the user's role
+    checked (`policy.require_revise_role`), the log read from hand `number` on and the hand's entry in it.
+
+    The last item is not None when this revision is already written (a retry, `_revision_check`): the
+    caller returns it and writes nothing. Raises `hand.not_found` when the session has no hand `number`.
+    """
+    session, role = session_lock(session, user=user)
+    policy.require_revise_role(role, session)
+    log = log_load(session=session, from_number=number)
+    entry = log.entry(number)
+    if entry is None:
+        raise LedgerError("hand.not_found", field="number", hand=number, number=number)
+    repeat = _revision_check(entry=entry, revision=revision, user=user, hand_input=hand_input, reason=reason)
+    return session, log, entry, repeat
 
 
 def _session_touch(session: Session, when: datetime.datetime) -> None:
