@@ -17,7 +17,7 @@ from settlement.scoping import get_membership_for_user, get_player_for_user
 from settlement.selectors.ratings import leaderboard
 
 from . import player_serializers as s
-from .views import READ_ERRORS, WRITE_ERRORS, _errors, _object_body, _page_links, _query, api_endpoint
+from .common import READ_ERRORS, WRITE_ERRORS, api_endpoint, error_responses, object_body, page_links, query_valid
 
 HOW = (
     "Weng-Lin (openskill) ratings per game family: fixed-partner games count each finished game, team against "
@@ -34,18 +34,18 @@ HOW = (
     "`how`. No `updated_since`: every write from a session on re-rates the players after it, so a client reads "
     "the board again.",
     parameters=[s.LeaderboardQuerySerializer],
-    responses={200: s.LeaderboardSerializer, **_errors(400, 401, 404)},
+    responses={200: s.LeaderboardSerializer, **error_responses(400, 401, 404)},
 )
 @api_endpoint("GET")
 def club_leaderboard(request: Request, slug: str) -> Response:
     membership = get_membership_for_user(request.user, slug)
-    query = _query(s.LeaderboardQuerySerializer(data=request.query_params.dict()))
+    query = query_valid(s.LeaderboardQuerySerializer(data=request.query_params.dict()))
     board = leaderboard(club=membership.club, family=query.get("family"))
     offset, limit = query["offset"], query["limit"]
     count = len(board.entries)
     body = {
         "count": count,
-        **_page_links(request.build_absolute_uri(), offset=offset, limit=limit, count=count),
+        **page_links(request.build_absolute_uri(), offset=offset, limit=limit, count=count),
         "family": board.family,
         "families": [{"family": key, "label": family_label(key)} for key in board.families],
         "how": _(
@@ -79,7 +79,7 @@ def player_detail(request: Request, slug: str, player_id: int) -> Response:
     membership, player = get_player_for_user(request.user, slug, player_id)
     if request.method == "PATCH":
         policy.deny_unless(policy.may_manage(membership.role))
-        body = _object_body(request, ("name", "reason"))
+        body = object_body(request, ("name", "reason"))
         _reason_text(body)
         if "name" not in body:
             raise LedgerError("player.name_required", field="name")
@@ -107,7 +107,7 @@ def player_detail(request: Request, slug: str, player_id: int) -> Response:
 def player_merge(request: Request, slug: str, player_id: int) -> Response:
     membership, player = get_player_for_user(request.user, slug, player_id)
     policy.deny_unless(policy.may_manage(membership.role))
-    body = _object_body(request, ("into", "reason"))
+    body = object_body(request, ("into", "reason"))
     _reason_text(body)
     into_id = body.get("into")
     # Beyond a database integer no player has that id (and PostgreSQL would refuse the query).
