@@ -25,7 +25,6 @@ from .common import (
     etag_conditional,
     list_page,
     object_body,
-    page_links,
     query_valid,
 )
 from .renderers import StandingsCSVRenderer
@@ -168,13 +167,8 @@ def tokens(request: Request) -> Response:
             expires = query_valid(s.ApiTokenCreateSerializer(data={"name": "-", "expires": expires}))["expires"]
         token, secret = services.api_token_create(user=request.user, name=body.get("name", ""), expires_at=expires)
         return Response(s.ApiTokenMadeSerializer({**vars(token), "token": secret}).data, status=status.HTTP_201_CREATED)
-    query = query_valid(s.PageQuerySerializer(data=request.query_params.dict()))
-    offset, limit = query["offset"], query["limit"]
     tokens = selectors.user_api_tokens(user=request.user)
-    count = tokens.count()
-    links = page_links(request.build_absolute_uri(), offset=offset, limit=limit, count=count)
-    page = list(tokens[offset : offset + limit]) if count > offset else []
-    return Response({"count": count, **links, "results": s.ApiTokenSerializer(page, many=True).data})
+    return list_page(request, tokens, s.ApiTokenSerializer, s.PageQuerySerializer)
 
 
 @extend_schema(

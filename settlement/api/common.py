@@ -133,34 +133,49 @@ def query_valid(serializer: Any) -> dict[str, Any]:
     return serializer.validated_data
 
 
-def page_links(url: str, *, offset: int, limit: int, count: int) -> dict[str, str | None]:
-    """`next` and `previous` of a list's page: `url` with `offset` moved by `limit` (null at the ends)."""
-    following = replace_query_param(url, "offset", offset + limit) if offset + limit < count else None
+def page_previous(url: str, *, offset: int, limit: int) -> str | None:
+    """The link to the page before the one at `offset` (null on the first page): `url` with `offset` moved back
+    by `limit`, or without `offset` where that reaches the start."""
     if offset <= 0:
-        preceding = None
-    elif offset - limit <= 0:
-        preceding = remove_query_param(url, "offset")
-    else:
-        preceding = replace_query_param(url, "offset", offset - limit)
-    return {"next": following, "previous": preceding}
+        return None
+    if offset - limit <= 0:
+        return remove_query_param(url, "offset")
+    return replace_query_param(url, "offset", offset - limit)
 
 
-def list_page(request: Request, items: Any, serializer: type[serializers.Serializer]) -> Response:
-    """A page of `items` (a query set with `updated_at`): `?limit`, `?offset` and `?updated_since` applied."""
-    query = query_valid(s.ListQuerySerializer(data=request.query_params.dict()))
+def page_body(request: Request, *, offset: int, limit: int, count: int, results: Any) -> dict[str, Any]:
+    """A list's page as answered: `count` in all, the `next` and `previous` pages' links and the page's `results`."""
+    url = request.build_absolute_uri()
+    following = replace_query_param(url, "offset", offset + limit) if offset + limit < count else None
+    return {
+        "count": count,
+        "next": following,
+        "previous": page_previous(url, offset=offset, limit=limit),
+        "results": results,
+    }
+
+
+def list_page(
+    request: Request,
+    items: Any,
+    serializer: type[serializers.Serializer],
+    query_serializer: type[serializers.Serializer] = s.ListQuerySerializer,
+) -> Response:
+    """A page of `items` (a query set): `?limit` and `?offset` applied, and `?updated_since` (on `updated_at`)
+    where `query_serializer` takes it."""
+    query = query_valid(query_serializer(data=request.query_params.dict()))
     offset, limit = query["offset"], query["limit"]
     if "updated_since" in query:
         items = items.filter(updated_at__gte=query["updated_since"])
     count = items.count()
     page = list(items[offset : offset + limit]) if count > offset else []
-    links = page_links(request.build_absolute_uri(), offset=offset, limit=limit, count=count)
-    return Response({"count": count, **links, "results": serializer(page, many=True).data})
+    results = serializer(page, many=True).data
+    return Response(page_body(request, offset=offset, limit=limit, count=count, results=results))
 
 
 def sequence_page(request: Request, items: Sequence[Any], serializer: type[serializers.Serializer]) -> Response:
     """A page of `items` (a list already in its order, no `updated_at`): `?limit` and `?offset` applied."""
     query = query_valid(s.PageQuerySerializer(data=request.query_params.dict()))
     offset, limit = query["offset"], query["limit"]
-    count = len(items)
-    links = page_links(request.build_absolute_uri(), offset=offset, limit=limit, count=count)
-    return Response({"count": count, **links, "results": serializer(items[offset : offset + limit], many=True).data})
+    results = serializer(items[offset : offset + limit], many=True).data
+    return Response(page_body(request, offset=offset, limit=limit, count=len(items), results=results))

@@ -17,7 +17,7 @@ from settlement.scoping import get_membership_for_user, get_player_for_user
 from settlement.selectors.ratings import leaderboard
 
 from . import player_serializers as s
-from .common import READ_ERRORS, WRITE_ERRORS, api_endpoint, error_responses, object_body, page_links, query_valid
+from .common import READ_ERRORS, WRITE_ERRORS, api_endpoint, error_responses, object_body, page_body, query_valid
 
 HOW = (
     "Weng-Lin (openskill) ratings per game family: fixed-partner games count each finished game, team against "
@@ -42,10 +42,9 @@ def club_leaderboard(request: Request, slug: str) -> Response:
     query = query_valid(s.LeaderboardQuerySerializer(data=request.query_params.dict()))
     board = leaderboard(club=membership.club, family=query.get("family"))
     offset, limit = query["offset"], query["limit"]
-    count = len(board.entries)
+    entries = board.entries[offset : offset + limit]
     body = {
-        "count": count,
-        **page_links(request.build_absolute_uri(), offset=offset, limit=limit, count=count),
+        **page_body(request, offset=offset, limit=limit, count=len(board.entries), results=entries),
         "family": board.family,
         "families": [{"family": key, "label": family_label(key)} for key in board.families],
         "how": _(
@@ -53,7 +52,6 @@ def club_leaderboard(request: Request, slug: str) -> Response:
             "finished game, team against team, the friend-card and individual games each closed session, ranked by "
             "total. Shown: the conservative rating μ − 3σ, ± its uncertainty σ."
         ),
-        "results": board.entries[offset : offset + limit],
     }
     return Response(s.LeaderboardSerializer(body).data)
 

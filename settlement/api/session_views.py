@@ -12,7 +12,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
-from rest_framework.utils.urls import remove_query_param, replace_query_param
+from rest_framework.utils.urls import replace_query_param
 
 from settlement import policy, selectors, services
 from settlement.ledger import LedgerError, hand_input_ordered
@@ -34,7 +34,8 @@ from .common import (
     idempotency_parameters,
     key_errors,
     object_body,
-    page_links,
+    page_body,
+    page_previous,
     query_valid,
 )
 from .schema import golden_documents
@@ -91,13 +92,11 @@ def _session_results(session: Session, *, url: str, offset: int = 0, limit: int 
     assert window is not None
     paged = url if limit == s.HANDS_PAGE else replace_query_param(url, "limit", limit)
     following = replace_query_param(paged, "offset", offset + limit) if window.has_older else None
-    if offset <= 0:
-        preceding = None
-    elif offset - limit <= 0:
-        preceding = remove_query_param(paged, "offset")
-    else:
-        preceding = replace_query_param(paged, "offset", offset - limit)
-    links = {"hand_count": window.count, "next": following, "previous": preceding}
+    links = {
+        "hand_count": window.count,
+        "next": following,
+        "previous": page_previous(paged, offset=offset, limit=limit),
+    }
     return {**_session_body(session, record.results), **links}
 
 
@@ -175,8 +174,7 @@ def club_sessions(request: Request, slug: str) -> Response:
     filters = query_valid(s.SessionFilterSerializer(data=request.query_params.dict(), club=club))
     offset, limit = filters.pop("offset"), filters.pop("limit")
     page = selectors.club_sessions_page(club=club, offset=offset, limit=limit, **filters)
-    links = page_links(request.build_absolute_uri(), offset=offset, limit=limit, count=page.count)
-    body = {"count": page.count, **links, "results": page.summaries}
+    body = page_body(request, offset=offset, limit=limit, count=page.count, results=page.summaries)
     return Response(s.SessionPageSerializer(body).data)
 
 
@@ -289,8 +287,8 @@ def hand_record(request: Request, session_id: int) -> Response:
         count, hands = selectors.session_hands(
             session=session, updated_since=query.get("updated_since"), offset=offset, limit=limit
         )
-        links = page_links(request.build_absolute_uri(), offset=offset, limit=limit, count=count)
-        return Response({"count": count, **links, "results": s.HandListItemSerializer(hands, many=True).data})
+        results = s.HandListItemSerializer(hands, many=True).data
+        return Response(page_body(request, offset=offset, limit=limit, count=count, results=results))
     policy.deny_unless(policy.may_write(membership.role))
     with key_errors():
         write = services.hand_record(
@@ -400,6 +398,5 @@ def hand_revisions(request: Request, session_id: int, number: int) -> Response:
     query = query_valid(s.PageQuerySerializer(data=request.query_params.dict()))
     offset, limit = query["offset"], query["limit"]
     revisions = selectors.hand_revisions(session=session, number=number)
-    links = page_links(request.build_absolute_uri(), offset=offset, limit=limit, count=len(revisions))
-    page = revisions[offset : offset + limit]
-    return Response({"count": len(revisions), **links, "results": s.RevisionSerializer(page, many=True).data})
+    results = s.RevisionSerializer(revisions[offset : offset + limit], many=True).data
+    return Response(page_body(request, offset=offset, limit=limit, count=len(revisions), results=results))
