@@ -41,7 +41,7 @@ def _sql(using: str) -> dict[str, str]:
     def c(model: type[Model], name: str) -> str:
         return _column(model, name, using)
 
-    # FOR NO KEY UPDATE: see services._session_lock. SQLite has no row locks (its write transaction is the lock).
+    # FOR NO KEY UPDATE: see services.common.session_lock. SQLite has no row locks (its write transaction is the lock).
     lock = connection.ops.for_update_sql(no_key=True) if connection.features.has_select_for_update else ""
     member = (
         f"SELECT s.*, m.{c(Membership, 'id')} AS membership_id, m.{c(Membership, 'role')} AS membership_role"

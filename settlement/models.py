@@ -4,7 +4,7 @@ What a scorekeeper enters is kept as `HandRevision` rows that are never
 updated or deleted: a correction or a void is a new revision, and a hand's
 current revision is the one with the highest number. `SettlementRow` and
 `GameRow` are derived from the rules engine's replay of the log and can be
-rebuilt from it at any time (`services.py` does so in the same transaction
+rebuilt from it at any time (`services/` does so in the same transaction
 as every write).
 """
 
@@ -113,7 +113,7 @@ class Player(models.Model):
     is_guest = models.BooleanField(_("guest"), default=False)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     updated_at = models.DateTimeField(_("updated"), auto_now=True, db_index=True)
-    # Merged into another record of the same person (`services_players.player_merge`): hidden from lists and
+    # Merged into another record of the same person (`services.player_merge`): hidden from lists and
     # pickers, its page redirects to the survivor; its results were moved there.
     merged_into = models.ForeignKey(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("merged into")

@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from . import policy, services_players
+from . import policy, services
 from .ledger import LedgerError
 from .models import Membership, Player
 from .presentation.ratings import event_lines, leaderboard_rows, rating_histories
@@ -58,7 +58,7 @@ def player_rename(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
     membership, player = get_player_for_user(request.user, slug, player_id)
     policy.deny_unless(policy.may_manage(membership.role))
     try:
-        services_players.player_rename(
+        services.player_rename(
             player=player, user=request.user, name=request.POST.get("name", ""), reason=request.POST.get("reason", "")
         )
     except LedgerError as error:
@@ -75,7 +75,7 @@ def player_merge(request: HttpRequest, slug: str, player_id: int) -> HttpRespons
     try:
         if into is None:
             raise LedgerError("player.not_found", field="into")
-        survivor = services_players.player_merge(
+        survivor = services.player_merge(
             player=player, into=into, user=request.user, reason=request.POST.get("reason", "")
         )
     except LedgerError as error:

@@ -190,7 +190,7 @@ def ratings_verify(*, club: Club) -> list[str]:
 
 def _rebuild(*, club_id: int, family: Family, start: tuple[Any, int] | None) -> None:
     # The club row is the lock: two writers in two sessions of one club rebuild one after the other.
-    # FOR NO KEY UPDATE (as services._session_lock): rows inserted meanwhile that name the club do not wait on it.
+    # FOR NO KEY UPDATE (as services.common.session_lock): rows inserted meanwhile that name the club do not wait on it.
     list(Club.objects.select_for_update(no_key=True).filter(pk=club_id).values_list("pk"))
     sessions = Session.objects.filter(club_id=club_id, variant__in=family.variants)
     if start is not None:

@@ -17,8 +17,8 @@ from settlement.rules.options import OptionKind
 from settlement.rules.registry import VARIANTS
 from settlement.scoping import get_session_for_user, request_lang
 
+from .common import READ_ERRORS, api_endpoint, error_responses, sequence_page
 from .serializers import PageQuerySerializer, page_of
-from .views import READ_ERRORS, _errors, _sequence_page, api_endpoint
 
 
 class ChoiceSerializer(serializers.Serializer):
@@ -117,20 +117,20 @@ class EntrySerializer(serializers.Serializer):
         "release, so a client reads the whole list again."
     ),
     parameters=[PageQuerySerializer],
-    responses={200: VariantPageSerializer, **_errors(400, 401)},
+    responses={200: VariantPageSerializer, **error_responses(400, 401)},
 )
 @api_endpoint("GET")
 def variants_list(request: Request) -> Response:
     lang = request_lang()
     specs = [as_data(options_spec(rules, lang)) for rules in VARIANTS.values()]
-    return _sequence_page(request, specs, VariantSpecSerializer)
+    return sequence_page(request, specs, VariantSpecSerializer)
 
 
 @extend_schema(
     operation_id="session_entry",
     tags=["sessions"],
     summary="What the session's next hand takes: its fields in play order, the values each allows, its defaults",
-    responses={200: EntrySerializer, **READ_ERRORS, **_errors(409)},
+    responses={200: EntrySerializer, **READ_ERRORS, **error_responses(409)},
 )
 @api_endpoint("GET")
 def session_entry(request: Request, session_id: int) -> Response:

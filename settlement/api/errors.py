@@ -5,7 +5,8 @@ or Django REST framework's own (`not_authenticated`, `permission_denied`,
 `not_found`, `required` …). `hand` is the hand's number in the ledger (1-based)
 or null, `field` the input field or null, and `message` is in the request's
 language. Every refusal, DRF's 401/403/404/400 included, goes through
-`api_exception_handler` (set as `REST_FRAMEWORK["EXCEPTION_HANDLER"]`).
+`api_exception_handler` (set as `REST_FRAMEWORK["EXCEPTION_HANDLER"]`);
+`slash_missing` answers an address that lacks its trailing slash.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
-from django.http import Http404
-from django.utils.translation import get_language
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.urls import is_valid_path
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -109,3 +112,22 @@ def _first_error(detail: Any, path: str) -> tuple[str, str | None, str]:
     elif detail:
         return str(getattr(detail, "code", "") or "invalid"), path or None, str(detail)
     return "invalid", path or None, ""
+
+
+# --- an address without its trailing slash ---
+
+
+@csrf_exempt
+def slash_missing(request: HttpRequest, path: str) -> HttpResponse:
+    """`/api/v1/…` without the slash the address has: a GET is redirected (it has no body to lose);
+    any other method is a 404 naming the right address, since a redirect would drop the body."""
+    right = request.path + "/"
+    if not is_valid_path(right, getattr(request, "urlconf", None)):
+        return JsonResponse(
+            error_body(code="not_found", message=gettext("There is no such address in the API.")), status=404
+        )
+    if request.method in ("GET", "HEAD"):
+        query = request.META.get("QUERY_STRING", "")
+        return HttpResponsePermanentRedirect(right + ("?" + query if query else ""))
+    message = gettext("This address ends with a slash: {path}").format(path=right)
+    return JsonResponse(error_body(code="not_found.slash", message=message), status=404)

@@ -8,7 +8,7 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from settlement import policy, services_players
+from settlement import policy, services
 from settlement.ledger import LedgerError
 from settlement.models import Player
 from settlement.ratings import family_label
@@ -17,7 +17,7 @@ from settlement.scoping import get_membership_for_user, get_player_for_user
 from settlement.selectors.ratings import leaderboard
 
 from . import player_serializers as s
-from .views import READ_ERRORS, WRITE_ERRORS, _errors, _object_body, _page_links, _query, api_endpoint
+from .common import READ_ERRORS, WRITE_ERRORS, api_endpoint, error_responses, object_body, page_body, query_valid
 
 HOW = (
     "Weng-Lin (openskill) ratings per game family: fixed-partner games count each finished game, team against "
@@ -34,18 +34,17 @@ HOW = (
     "`how`. No `updated_since`: every write from a session on re-rates the players after it, so a client reads "
     "the board again.",
     parameters=[s.LeaderboardQuerySerializer],
-    responses={200: s.LeaderboardSerializer, **_errors(400, 401, 404)},
+    responses={200: s.LeaderboardSerializer, **error_responses(400, 401, 404)},
 )
 @api_endpoint("GET")
 def club_leaderboard(request: Request, slug: str) -> Response:
     membership = get_membership_for_user(request.user, slug)
-    query = _query(s.LeaderboardQuerySerializer(data=request.query_params.dict()))
+    query = query_valid(s.LeaderboardQuerySerializer(data=request.query_params.dict()))
     board = leaderboard(club=membership.club, family=query.get("family"))
     offset, limit = query["offset"], query["limit"]
-    count = len(board.entries)
+    entries = board.entries[offset : offset + limit]
     body = {
-        "count": count,
-        **_page_links(request.build_absolute_uri(), offset=offset, limit=limit, count=count),
+        **page_body(request, offset=offset, limit=limit, count=len(board.entries), results=entries),
         "family": board.family,
         "families": [{"family": key, "label": family_label(key)} for key in board.families],
         "how": _(
@@ -53,7 +52,6 @@ def club_leaderboard(request: Request, slug: str) -> Response:
             "finished game, team against team, the friend-card and individual games each closed session, ranked by "
             "total. Shown: the conservative rating μ − 3σ, ± its uncertainty σ."
         ),
-        "results": board.entries[offset : offset + limit],
     }
     return Response(s.LeaderboardSerializer(body).data)
 
@@ -79,11 +77,11 @@ def player_detail(request: Request, slug: str, player_id: int) -> Response:
     membership, player = get_player_for_user(request.user, slug, player_id)
     if request.method == "PATCH":
         policy.deny_unless(policy.may_manage(membership.role))
-        body = _object_body(request, ("name", "reason"))
+        body = object_body(request, ("name", "reason"))
         _reason_text(body)
         if "name" not in body:
             raise LedgerError("player.name_required", field="name")
-        player = services_players.player_rename(
+        player = services.player_rename(
             player=player, user=request.user, name=body["name"], reason=body.get("reason", "")
         )
     elif player.merged_into_id is not None:
@@ -107,7 +105,7 @@ def player_detail(request: Request, slug: str, player_id: int) -> Response:
 def player_merge(request: Request, slug: str, player_id: int) -> Response:
     membership, player = get_player_for_user(request.user, slug, player_id)
     policy.deny_unless(policy.may_manage(membership.role))
-    body = _object_body(request, ("into", "reason"))
+    body = object_body(request, ("into", "reason"))
     _reason_text(body)
     into_id = body.get("into")
     # Beyond a database integer no player has that id (and PostgreSQL would refuse the query).
@@ -116,7 +114,7 @@ def player_merge(request: Request, slug: str, player_id: int) -> Response:
     into = Player.objects.filter(club=membership.club, pk=into_id).first()
     if into is None:
         raise LedgerError("player.not_found", field="into")
-    survivor = services_players.player_merge(player=player, into=into, user=request.user, reason=body.get("reason", ""))
+    survivor = services.player_merge(player=player, into=into, user=request.user, reason=body.get("reason", ""))
     return Response(s.PlayerDetailSerializer(survivor).data)
 
 

@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import describe, player_views, views
+from . import club_views, describe, errors, player_views, session_views
 
 session = "sessions/<int:session_id>/"
 hand = session + "hands/<int:number>/"
@@ -18,28 +18,28 @@ urlpatterns = [
         name="api_docs",
     ),
     path("variants/", describe.variants_list, name="api_variants"),
-    path("clubs/", views.clubs_list, name="api_clubs"),
-    path("clubs/<slug:slug>/players/", views.club_players, name="api_club_players"),
+    path("clubs/", club_views.clubs_list, name="api_clubs"),
+    path("clubs/<slug:slug>/players/", club_views.club_players, name="api_club_players"),
     path("clubs/<slug:slug>/players/<int:player_id>/", player_views.player_detail, name="api_player_detail"),
     path("clubs/<slug:slug>/players/<int:player_id>/merge/", player_views.player_merge, name="api_player_merge"),
     path("clubs/<slug:slug>/leaderboard/", player_views.club_leaderboard, name="api_club_leaderboard"),
-    path("clubs/<slug:slug>/sessions/", views.club_sessions, name="api_club_sessions"),
-    path("clubs/<slug:slug>/standings/", views.club_standings, name="api_club_standings"),
-    path("clubs/<slug:slug>/standings.csv", views.club_standings_csv, name="api_club_standings_csv"),
-    path("clubs/<slug:slug>/players/<int:player_id>/stats/", views.player_stats, name="api_player_stats"),
-    path(session, views.session_detail, name="api_session_detail"),
-    path(session + "export/", views.session_export, name="api_session_export"),
+    path("clubs/<slug:slug>/sessions/", session_views.club_sessions, name="api_club_sessions"),
+    path("clubs/<slug:slug>/standings/", club_views.club_standings, name="api_club_standings"),
+    path("clubs/<slug:slug>/standings.csv", club_views.club_standings_csv, name="api_club_standings_csv"),
+    path("clubs/<slug:slug>/players/<int:player_id>/stats/", club_views.player_stats, name="api_player_stats"),
+    path(session, session_views.session_detail, name="api_session_detail"),
+    path(session + "export/", session_views.session_export, name="api_session_export"),
     path(session + "entry/", describe.session_entry, name="api_session_entry"),
-    path(session + "hands/", views.hand_record, name="api_hand_record"),
-    path(session + "hands/preview/", views.hand_preview, name="api_hand_preview"),
-    path(session + "close/", views.session_close, name="api_session_close"),
-    path(session + "reopen/", views.session_reopen, name="api_session_reopen"),
-    path(hand + "revisions/", views.hand_revisions, name="api_hand_revisions"),
-    path(hand + "correct/", views.hand_correct, name="api_hand_correct"),
-    path(hand + "void/", views.hand_void, name="api_hand_void"),
-    path("tokens/", views.tokens, name="api_tokens"),
-    path("tokens/<int:token_id>/", views.token_revoke, name="api_token_revoke"),
+    path(session + "hands/", session_views.hand_record, name="api_hand_record"),
+    path(session + "hands/preview/", session_views.hand_preview, name="api_hand_preview"),
+    path(session + "close/", session_views.session_close, name="api_session_close"),
+    path(session + "reopen/", session_views.session_reopen, name="api_session_reopen"),
+    path(hand + "revisions/", session_views.hand_revisions, name="api_hand_revisions"),
+    path(hand + "correct/", session_views.hand_correct, name="api_hand_correct"),
+    path(hand + "void/", session_views.hand_void, name="api_hand_void"),
+    path("tokens/", club_views.tokens, name="api_tokens"),
+    path("tokens/<int:token_id>/", club_views.token_revoke, name="api_token_revoke"),
     # Last: an address without its trailing slash (Django's APPEND_SLASH would answer a POST with a 301 that
     # loses the body, or a 500 under DEBUG).
-    re_path(r"^(?P<path>.*[^/])$", views.slash_missing),
+    re_path(r"^(?P<path>.*[^/])$", errors.slash_missing),
 ]

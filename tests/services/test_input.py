@@ -306,7 +306,7 @@ def test_the_default_limit_is_2000_hands(settings):
 def test_importing_one_hand_past_the_limit_is_refused_before_any_hand_is_played(table, settings, monkeypatch):
     club, owner, _ = table
     settings.BAIFEN_MAX_HANDS = 4
-    monkeypatch.setattr(services, "session_replay", lambda doc: pytest.fail("replayed"))
+    monkeypatch.setattr(services.sessions, "session_replay", lambda doc: pytest.fail("replayed"))
     # Hand 1 is broken too: the limit is what is checked first.
     document = {**DOCUMENT, "hands": [{"bid": "x"}, *BENXI_EXAMPLE[1:5]]}
     before = _written()

@@ -1,4 +1,4 @@
-"""Renaming and merging players (services_players.py): owners only, one transaction, audit trail, results follow."""
+"""Renaming and merging players (services/players.py): owners only, one transaction, audit trail, results follow."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied
 from settlement import selectors, services
 from settlement.ledger import LedgerError
 from settlement.models import GameRow, Player, PlayerEvent, RatingRow, Role, SessionSeat, SettlementRow
-from settlement.services_players import player_merge, player_rename
+from settlement.services import player_merge, player_rename
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, make_session, record_hands
 
 pytestmark = pytest.mark.django_db

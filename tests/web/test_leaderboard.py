@@ -133,7 +133,7 @@ def test_merged_players_leave_the_session_picker(demo):
     client, club = demo
     owner = club.memberships.get(role=Role.OWNER).user
     a = make_player(club, "路人甲", is_guest=True)
-    from settlement.services_players import player_merge
+    from settlement.services import player_merge
 
     player_merge(player=a, into=Player.objects.get(club=club, name="春燕"), user=owner)
     page = _page(client, reverse("session_new", args=[club.slug]) + "?variant=baifen.benxi")

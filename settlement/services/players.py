@@ -14,13 +14,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from . import policy
-from .ledger import LedgerError
-from .models import GameRow, Player, PlayerEvent, Session, SessionSeat, SettlementRow
-from .ratings import ratings_rebuild_club
-from .rules.base import RulesError
-from .services import PLAYER_NAME_MAX, REASON_MAX, User
-from .values import name_clean, name_key, text_clean
+from .. import policy
+from ..ledger import LedgerError
+from ..models import GameRow, Player, PlayerEvent, Session, SessionSeat, SettlementRow
+from ..ratings import ratings_rebuild_club
+from ..rules.base import RulesError
+from ..values import name_clean, name_key, text_clean
+from .common import PLAYER_NAME_MAX, REASON_MAX, User
 
 __all__ = ["player_merge", "player_rename"]
 

@@ -1,0 +1,181 @@
+"""What every API view shares: the endpoint decorator, the documented error answers, the request's body,
+query and idempotency key, and pages of a list with their `next`/`previous` links.
+
+Every lookup goes through a `get_<obj>_for_user` helper (`settlement.scoping`) that scopes it to the
+caller's clubs (another club's object is a 404, as if it did not exist); writes need the owner or
+scorekeeper role (a viewer gets a 403). Token authentication comes first, so an anonymous call is a 401
+that names the scheme. Refusals raise and are answered in one shape by `errors.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from django.middleware.http import ConditionalGetMiddleware
+from django.utils.decorators import decorator_from_middleware
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework import serializers
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.decorators import api_view
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.utils.urls import remove_query_param, replace_query_param
+
+from settlement.ledger import LedgerError
+
+from . import serializers as s
+from .authentication import ApiTokenAuthentication
+from .errors import NotAnObject
+from .parsers import JSONWithoutNulParser, nul_refuse
+from .renderers import FormatNegotiation
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+JSON = "application/json"
+
+
+def api_endpoint(*methods: str, renderers: Sequence[type[BaseRenderer]] = (JSONRenderer,)) -> Callable[..., Any]:
+    """`@api_view` with the API's settings: token then session auth, logged-in callers, JSON in and out.
+
+    Every GET answers HEAD too (the same status and headers, no body); an unknown `?format=` is a 400.
+    """
+    allowed = [*methods, "HEAD"] if "GET" in methods else list(methods)
+
+    def wrap(func: Callable[..., Any]) -> Any:
+        func.authentication_classes = [ApiTokenAuthentication, SessionAuthentication]  # type: ignore[attr-defined]
+        func.permission_classes = [IsAuthenticated]  # type: ignore[attr-defined]
+        func.parser_classes = [JSONWithoutNulParser]  # type: ignore[attr-defined]
+        func.renderer_classes = list(renderers)  # type: ignore[attr-defined]
+        func.content_negotiation_class = FormatNegotiation  # type: ignore[attr-defined]
+        return api_view(allowed)(func)
+
+    return wrap
+
+
+# A GET's answer carries an ETag (a hash of its body); `If-None-Match` with it gets a 304 with no body.
+etag_conditional = decorator_from_middleware(ConditionalGetMiddleware)
+NOT_MODIFIED = {304: OpenApiResponse(description="not modified: `If-None-Match` holds the ETag of this answer")}
+
+
+def error_responses(*codes: int, media_type: str | None = None) -> dict[Any, Any]:
+    described = {
+        400: "bad input: `code`, `hand` and `field` say which",
+        401: "not logged in (send `Authorization: Token …`)",
+        403: "your role in the club does not allow this (viewers cannot write)",
+        404: "no such object among your clubs'",
+        406: "the `Accept` header asks for something this address does not give",
+        409: "the session's state refuses it: closed, hand already void, key reused for another hand",
+    }
+    response = {code: OpenApiResponse(s.ErrorSerializer, description=described[code]) for code in codes}
+    return {(code, media_type): r for code, r in response.items()} if media_type else response
+
+
+READ_ERRORS = error_responses(401, 404)
+WRITE_ERRORS = error_responses(400, 401, 403, 404, 409)
+
+
+def idempotency_parameters(*, key_for: str, replayed: str) -> list[OpenApiParameter]:
+    """The schema's `Idempotency-Key` request header (a key for this `key_for`) and `Idempotent-Replayed`
+    answer header (`true` when `replayed` already with this key) of a write that a retry may repeat."""
+    return [
+        OpenApiParameter(
+            IDEMPOTENCY_HEADER,
+            {"type": "string", "maxLength": 64},
+            OpenApiParameter.HEADER,
+            description=f"a key the client makes for this {key_for}, at most 64 characters",
+        ),
+        OpenApiParameter(
+            "Idempotent-Replayed",
+            OpenApiTypes.STR,
+            OpenApiParameter.HEADER,
+            response=[201],
+            description=f"`true` when {replayed} already with this key",
+        ),
+    ]
+
+
+def idempotency_key(request: Request) -> str:
+    key = request.headers.get(IDEMPOTENCY_HEADER, "")
+    if "\x00" in key:
+        nul_refuse(IDEMPOTENCY_HEADER)
+    return key
+
+
+@contextmanager
+def key_errors() -> Iterator[None]:
+    """The services' `client_key` is the `Idempotency-Key` header here: refusals name it."""
+    try:
+        yield
+    except LedgerError as error:
+        if error.field == "client_key":
+            error.field = IDEMPOTENCY_HEADER
+        raise
+
+
+def object_body(request: Request, fields: Collection[str]) -> dict[str, Any]:
+    """The request's JSON object; a field it does not take is refused by name (a typo is not silently lost)."""
+    if not isinstance(request.data, dict):
+        raise NotAnObject
+    for key in request.data:
+        if key not in fields:
+            raise LedgerError("field.unknown", field=str(key), subject="body", name=key)
+    return request.data
+
+
+def query_valid(serializer: Any) -> dict[str, Any]:
+    # Given `query_params.dict()`, not the QueryDict: DRF reads an empty `?variant=` from a QueryDict as left out,
+    # where the schema says a variant is one of the keys.
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def page_previous(url: str, *, offset: int, limit: int) -> str | None:
+    """The link to the page before the one at `offset` (null on the first page): `url` with `offset` moved back
+    by `limit`, or without `offset` where that reaches the start."""
+    if offset <= 0:
+        return None
+    if offset - limit <= 0:
+        return remove_query_param(url, "offset")
+    return replace_query_param(url, "offset", offset - limit)
+
+
+def page_body(request: Request, *, offset: int, limit: int, count: int, results: Any) -> dict[str, Any]:
+    """A list's page as answered: `count` in all, the `next` and `previous` pages' links and the page's `results`."""
+    url = request.build_absolute_uri()
+    following = replace_query_param(url, "offset", offset + limit) if offset + limit < count else None
+    return {
+        "count": count,
+        "next": following,
+        "previous": page_previous(url, offset=offset, limit=limit),
+        "results": results,
+    }
+
+
+def list_page(
+    request: Request,
+    items: Any,
+    serializer: type[serializers.Serializer],
+    query_serializer: type[serializers.Serializer] = s.ListQuerySerializer,
+) -> Response:
+    """A page of `items` (a query set): `?limit` and `?offset` applied, and `?updated_since` (on `updated_at`)
+    where `query_serializer` takes it."""
+    query = query_valid(query_serializer(data=request.query_params.dict()))
+    offset, limit = query["offset"], query["limit"]
+    if "updated_since" in query:
+        items = items.filter(updated_at__gte=query["updated_since"])
+    count = items.count()
+    page = list(items[offset : offset + limit]) if count > offset else []
+    results = serializer(page, many=True).data
+    return Response(page_body(request, offset=offset, limit=limit, count=count, results=results))
+
+
+def sequence_page(request: Request, items: Sequence[Any], serializer: type[serializers.Serializer]) -> Response:
+    """A page of `items` (a list already in its order, no `updated_at`): `?limit` and `?offset` applied."""
+    query = query_valid(s.PageQuerySerializer(data=request.query_params.dict()))
+    offset, limit = query["offset"], query["limit"]
+    results = serializer(items[offset : offset + limit], many=True).data
+    return Response(page_body(request, offset=offset, limit=limit, count=len(items), results=results))

@@ -1,0 +1,71 @@
+"""Every write to the ledger. Keyword-only, one transaction each; a refusal changes nothing.
+
+The hand log is append-only: recording a hand adds a `Hand` and its first
+`HandRevision`; a correction or a void adds a revision. After each write the
+session is replayed through the rules engine and the derived rows
+(`SettlementRow`, `GameRow`) are rebuilt from the first hand the write could
+change, inside the same transaction — so what is stored always equals what
+the log replays to. Writers of one session are serialized by locking the
+session row (`SELECT … FOR UPDATE` where the database has it).
+
+Refusals raise `LedgerError` (stable code, ledger hand number, field);
+a user without a writing role in the club gets `PermissionDenied`.
+
+One module per subject: `sessions` (open, close, reopen, import, export, the
+operator's rebuild), `hands` (preview, record, correct, void), `players`
+(rename, merge), `tokens` (personal API tokens), `backup` (a whole club's
+export and restore), and `common` (the session lock, the derived rows'
+rebuild and the limits they share). `from settlement import services;
+services.hand_record(…)` keeps working.
+"""
+
+from ..ledger import LedgerError
+from .backup import CLUB_FORMAT, CLUB_FORMAT_VERSION, club_export, club_import
+from .common import CLIENT_KEY_MAX, FACT_FIELDS, PLAYER_NAME_MAX, REASON_MAX, VENUE_MAX, User, hands_max
+from .hands import HandWrite, hand_correct, hand_preview, hand_preview_next, hand_record, hand_void
+from .players import player_merge, player_rename
+from .sessions import (
+    SessionWrite,
+    session_close,
+    session_derived_rebuild,
+    session_export,
+    session_import,
+    session_open,
+    session_reopen,
+)
+from .tokens import API_TOKEN_NAME_MAX, API_TOKEN_PREFIX, api_token_create, api_token_hash, api_token_revoke
+
+__all__ = [
+    "API_TOKEN_NAME_MAX",
+    "API_TOKEN_PREFIX",
+    "CLIENT_KEY_MAX",
+    "CLUB_FORMAT",
+    "CLUB_FORMAT_VERSION",
+    "FACT_FIELDS",
+    "PLAYER_NAME_MAX",
+    "REASON_MAX",
+    "VENUE_MAX",
+    "HandWrite",
+    "LedgerError",
+    "SessionWrite",
+    "User",
+    "api_token_create",
+    "api_token_hash",
+    "api_token_revoke",
+    "club_export",
+    "club_import",
+    "hand_correct",
+    "hand_preview",
+    "hand_preview_next",
+    "hand_record",
+    "hand_void",
+    "hands_max",
+    "player_merge",
+    "player_rename",
+    "session_close",
+    "session_derived_rebuild",
+    "session_export",
+    "session_import",
+    "session_open",
+    "session_reopen",
+]
