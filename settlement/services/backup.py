@@ -1,7 +1,9 @@
 """Whole clubs: export one with its history (every session, every revision of every hand), and restore it.
 
 The format is this ledger's own (`CLUB_FORMAT`), not the session document's: a restore gives back the
-same hands, numbers, revisions and results, and rebuilds every derived row from the log.
+same hands, numbers, revisions and results, the audit trails of sessions (closed, reopened) and players
+(renamed, merged), and rebuilds every derived row from the log. Version 1 documents, made before the trails
+were carried, still restore (without them).
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..ledger import LedgerError, hand_input_ordered, log_load, log_replay
-from ..models import Club, Hand, HandRevision, Membership, Player, Session, SessionSeat
+from ..models import Club, Hand, HandRevision, Membership, Player, PlayerEvent, Session, SessionEvent, SessionSeat
 from .common import derived_rebuild
 
 CLUB_FORMAT = "baifen-ledger-club"
-CLUB_FORMAT_VERSION = 1
+CLUB_FORMAT_VERSION = 2
+CLUB_FORMAT_VERSIONS = (1, 2)  # what club_import reads: 2 adds the session and player trails and merges
 
 
 def club_export(*, club: Club) -> dict[str, Any]:
@@ -29,9 +32,16 @@ def club_export(*, club: Club) -> dict[str, Any]:
     opened it and when; its `hands` are every hand of the log, void ones
     included, each with its number and its `revisions` (author's username,
     when, reason, input, void) oldest first — not the `settle` format's plain
-    inputs. Users appear by username only.
+    inputs. Its `events` are its closings and reopenings. Players carry the
+    record they were merged into; `player_events` is the players' trail
+    (renamed, merged). Users and players appear by name only.
     """
     sessions = []
+    events: dict[int, list[dict[str, Any]]] = {}
+    for event in SessionEvent.objects.filter(session__club=club).select_related("user").order_by("created_at", "pk"):
+        events.setdefault(event.session_id, []).append(
+            {"kind": event.kind, "user": event.user.get_username(), "created_at": event.created_at.isoformat()}
+        )
     for session in Session.objects.filter(club=club).select_related("created_by").order_by("created_at", "pk"):
         log = log_load(session=session)
         sessions.append(
@@ -46,6 +56,7 @@ def club_export(*, club: Club) -> dict[str, Any]:
                 "created_by": session.created_by.get_username(),
                 "created_at": session.created_at.isoformat(),
                 "client_key": session.client_key,
+                "events": events.get(session.pk, []),
                 "hands": [
                     {
                         "n": entry.number,
@@ -67,7 +78,10 @@ def club_export(*, club: Club) -> dict[str, Any]:
                 ],
             }
         )
-    players = Player.objects.filter(club=club).select_related("user").order_by("created_at", "pk")
+    players = Player.objects.filter(club=club).select_related("user", "merged_into").order_by("created_at", "pk")
+    player_events = (
+        PlayerEvent.objects.filter(club=club).select_related("player", "into", "user").order_by("created_at", "pk")
+    )
     members = Membership.objects.filter(club=club).select_related("user").order_by("pk")
     return {
         "format": CLUB_FORMAT,
@@ -80,8 +94,22 @@ def club_export(*, club: Club) -> dict[str, Any]:
                 "is_guest": p.is_guest,
                 "user": p.user.get_username() if p.user else None,
                 "created_at": p.created_at.isoformat(),
+                "merged_into": p.merged_into.name if p.merged_into else None,
             }
             for p in players
+        ],
+        "player_events": [
+            {
+                "player": e.player.name,
+                "kind": e.kind,
+                "old_name": e.old_name,
+                "new_name": e.new_name,
+                "into": e.into.name if e.into else None,
+                "reason": e.reason,
+                "user": e.user.get_username(),
+                "created_at": e.created_at.isoformat(),
+            }
+            for e in player_events
         ],
         "sessions": sessions,
     }
@@ -103,7 +131,7 @@ def club_import(*, document: Any) -> Club:
 
 
 def _club_restore(document: dict[str, Any]) -> Club:
-    if document.get("format") != CLUB_FORMAT or document.get("version") != CLUB_FORMAT_VERSION:
+    if document.get("format") != CLUB_FORMAT or document.get("version") not in CLUB_FORMAT_VERSIONS:
         raise ValueError(f"format {document.get('format')!r} version {document.get('version')!r}")
     slug = document["club"]["slug"]
     if Club.objects.filter(slug=slug).exists():
@@ -116,6 +144,8 @@ def _club_restore(document: dict[str, Any]) -> Club:
         | {p["user"] for p in document["players"] if p["user"]}
         | {s["created_by"] for s in document["sessions"]}
         | {r["author"] for s in document["sessions"] for h in s["hands"] for r in h["revisions"]}
+        | {e["user"] for s in document["sessions"] for e in s.get("events", [])}
+        | {e["user"] for e in document.get("player_events", [])}
     )
     Membership.objects.bulk_create(
         Membership(club=club, user=users[m["user"]], role=m["role"]) for m in document["members"]
@@ -131,6 +161,24 @@ def _club_restore(document: dict[str, Any]) -> Club:
         for p in document["players"]
     )
     players = {player.name: player for player in Player.objects.filter(club=club)}
+    for p in document["players"]:
+        if p.get("merged_into"):
+            players[p["name"]].merged_into = players[p["merged_into"]]
+            players[p["name"]].save(update_fields=["merged_into"])
+    PlayerEvent.objects.bulk_create(
+        PlayerEvent(
+            club=club,
+            player=players[e["player"]],
+            kind=e["kind"],
+            old_name=e["old_name"],
+            new_name=e["new_name"],
+            into=players[e["into"]] if e["into"] else None,
+            reason=e["reason"],
+            user=users[e["user"]],
+            created_at=_datetime_parse(e["created_at"]),
+        )
+        for e in document.get("player_events", [])
+    )
     for doc in document["sessions"]:
         session = Session.objects.create(
             club=club,
@@ -146,6 +194,12 @@ def _club_restore(document: dict[str, Any]) -> Club:
         )
         SessionSeat.objects.bulk_create(
             SessionSeat(session=session, seat=seat, player=players[name]) for seat, name in enumerate(doc["players"])
+        )
+        SessionEvent.objects.bulk_create(
+            SessionEvent(
+                session=session, kind=e["kind"], user=users[e["user"]], created_at=_datetime_parse(e["created_at"])
+            )
+            for e in doc.get("events", [])
         )
         hands = Hand.objects.bulk_create(
             Hand(

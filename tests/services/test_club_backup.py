@@ -14,13 +14,24 @@ from django.db import connection
 
 from settlement import services
 from settlement.ledger import LedgerError
-from settlement.models import Club, GameRow, Hand, HandRevision, Role, Session, SettlementRow
+from settlement.models import (
+    Club,
+    GameRow,
+    Hand,
+    HandRevision,
+    Player,
+    PlayerEvent,
+    Role,
+    Session,
+    SettlementRow,
+)
 from settlement.selectors import hand_history, session_results, session_verify
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, record_hands
 
 
 def _club_with_history():
-    """Two sessions of one club: corrections by two people, a void, a closed session, client keys."""
+    """Three sessions of one club: corrections by two people, a void, a session closed, reopened and closed
+    again, client keys, a player renamed and a guest merged into the player he turned out to be."""
     club = make_club("百分俱乐部", slug="baifen-club")
     owner = make_member(club, user=User.objects.create_user(username="laowang"))
     keeper = make_member(club, Role.SCOREKEEPER, user=User.objects.create_user(username="xiaoli"))
@@ -33,8 +44,19 @@ def _club_with_history():
     services.hand_correct(session=first, user=owner, number=2, hand_input=BENXI_EXAMPLE[1], reason="原来是对的")
     services.hand_void(session=first, user=owner, number=5, reason="重复录入")
     services.session_close(session=first, user=owner)
+    services.session_reopen(session=first, user=owner)
+    services.session_close(session=first, user=keeper)
     second = make_session(club, keeper, players=["甲", "乙", "丙", "戊"])
     record_hands(second, keeper, BENXI_EXAMPLE[:2])
+    third = make_session(club, keeper, players=["甲", "乙", "丙", "小五"])
+    record_hands(third, keeper, BENXI_EXAMPLE[:1])
+    services.player_rename(player=Player.objects.get(club=club, name="丁"), user=owner, name="丁丁", reason="全名")
+    services.player_merge(
+        player=Player.objects.get(club=club, name="小五"),
+        into=Player.objects.get(club=club, name="戊"),
+        user=owner,
+        reason="同一个人",
+    )
     return club
 
 
@@ -46,6 +68,7 @@ def _snapshot(club):
             {
                 "fields": (session.date, session.venue, session.variant, session.options, session.status),
                 "closed_at": session.closed_at,
+                "events": list(session.events.order_by("created_at", "pk").values_list("kind", "user__username")),
                 "results": session_results(session=session, lang="en").results,
                 "history": [
                     (r.hand, r.number, r.input, r.is_void, r.reason, r.author, r.created_at)
@@ -64,7 +87,15 @@ def _snapshot(club):
                 ),
             }
         )
-    return sessions
+    return {
+        "sessions": sessions,
+        "players": sorted(Player.objects.filter(club=club).values_list("name", "is_guest", "merged_into__name")),
+        "player_events": list(
+            PlayerEvent.objects.filter(club=club)
+            .order_by("created_at", "pk")
+            .values_list("player__name", "kind", "old_name", "new_name", "into__name", "reason", "user__username")
+        ),
+    }
 
 
 @pytest.mark.django_db(transaction=True)
@@ -72,9 +103,16 @@ def test_a_club_exported_then_imported_into_an_empty_database_has_the_same_histo
     club = _club_with_history()
     before = _snapshot(club)
     # Worked by hand from rules/baifen.md's example: hand 5 is void, hands 1-4 (B wins 盘 1) stand.
-    assert [h[0] for h in before[0]["hands"]] == [1, 2, 3, 4, 5]
-    assert [h["n"] for h in before[0]["results"]["hands"]] == [1, 2, 3, 4]
-    assert [r[:2] for r in before[0]["history"]] == [(1, 1), (2, 1), (2, 2), (2, 3), (3, 1), (4, 1), (5, 1), (5, 2)]
+    first = before["sessions"][0]
+    assert [h[0] for h in first["hands"]] == [1, 2, 3, 4, 5]
+    assert [h["n"] for h in first["results"]["hands"]] == [1, 2, 3, 4]
+    assert [r[:2] for r in first["history"]] == [(1, 1), (2, 1), (2, 2), (2, 3), (3, 1), (4, 1), (5, 1), (5, 2)]
+    assert first["events"] == [("closed", "laowang"), ("reopened", "laowang"), ("closed", "xiaoli")]
+    assert before["player_events"] == [
+        ("丁丁", "renamed", "丁", "丁丁", None, "全名", "laowang"),
+        ("小五", "merged", "小五", "戊", "戊", "同一个人", "laowang"),
+    ]
+    assert ("小五", True, "戊") in before["players"]
 
     path = tmp_path / "club.json"
     call_command("club_export", "baifen-club", str(path), stderr=StringIO())
@@ -83,7 +121,7 @@ def test_a_club_exported_then_imported_into_an_empty_database_has_the_same_histo
 
     out = StringIO()
     call_command("club_import", str(path), stdout=out)
-    assert out.getvalue() == "baifen-club: 2 sessions, 7 hands restored\n"
+    assert out.getvalue() == "baifen-club: 3 sessions, 8 hands restored\n"
     restored = Club.objects.get(slug="baifen-club")
     assert restored.name == "百分俱乐部"
     assert _snapshot(restored) == before
@@ -102,7 +140,18 @@ def test_the_export_carries_every_revision_with_who_when_why_and_void():
     club = _club_with_history()
     document = json.loads(json.dumps(services.club_export(club=club)))
     first = document["sessions"][0]
-    assert (first["status"], first["venue"], first["players"]) == ("closed", "一号桌", ["甲", "乙", "丙", "丁"])
+    # players by their names now: 丁 was renamed 丁丁 after the session
+    assert (first["status"], first["venue"], first["players"]) == ("closed", "一号桌", ["甲", "乙", "丙", "丁丁"])
+    assert [(e["kind"], e["user"]) for e in first["events"]] == [
+        ("closed", "laowang"),
+        ("reopened", "laowang"),
+        ("closed", "xiaoli"),
+    ]
+    assert {p["name"]: p["merged_into"] for p in document["players"]}["小五"] == "戊"
+    assert [(e["player"], e["kind"], e["into"]) for e in document["player_events"]] == [
+        ("丁丁", "renamed", None),
+        ("小五", "merged", "戊"),
+    ]
     assert [(r["author"], r["reason"], r["void"]) for r in first["hands"][1]["revisions"]] == [
         ("xiaoli", "", False),
         ("xiaoli", "数错了", False),
@@ -118,6 +167,21 @@ def test_the_export_carries_every_revision_with_who_when_why_and_void():
         "input": None,
         "void": True,
     }
+
+
+@pytest.mark.django_db
+def test_a_version_1_export_without_the_trails_still_restores():
+    document = json.loads(json.dumps(services.club_export(club=_club_with_history())))
+    document = {**document, "version": 1, "club": {**document["club"], "slug": "old-copy"}}
+    del document["player_events"]
+    for player in document["players"]:
+        del player["merged_into"]
+    for session in document["sessions"]:
+        del session["events"]
+    restored = services.club_import(document=document)
+    assert Hand.objects.filter(session__club=restored).count() == 8
+    assert not PlayerEvent.objects.filter(club=restored).exists()
+    assert not Player.objects.filter(club=restored, merged_into__isnull=False).exists()
 
 
 @pytest.mark.django_db
