@@ -48,6 +48,17 @@ def _written():
     )
 
 
+def _seat_refused(table, how, players=NAMES, **extra):
+    """The LedgerError a session opened (`how` "open") or imported with `players` and `extra` is refused with."""
+    club, owner, _ = table
+    with pytest.raises(services.LedgerError) as caught:
+        if how == "open":
+            services.session_open(club=club, user=owner, variant="baifen.benxi", players=list(players), **extra)
+        else:
+            services.session_import(club=club, user=owner, document={**DOCUMENT, "players": list(players), **extra})
+    return caught.value
+
+
 # Each write with a value put in where a client can put it: (call, field the refusal names).
 def _record(table, hand):
     _, owner, session = table
@@ -178,13 +189,8 @@ def test_a_reason_of_500_characters_is_kept(table):
 
 @pytest.mark.parametrize("how", ["open", "import"])
 def test_a_venue_over_100_characters_is_refused(table, how):
-    club, owner, _ = table
-    with pytest.raises(services.LedgerError) as caught:
-        if how == "open":
-            services.session_open(club=club, user=owner, variant="baifen.benxi", players=list(NAMES), venue="桌" * 101)
-        else:
-            services.session_import(club=club, user=owner, document={**DOCUMENT, "venue": "桌" * 101})
-    assert (caught.value.code, caught.value.field, caught.value.params) == ("value.too_long", "venue", {"limit": 100})
+    error = _seat_refused(table, how, venue="桌" * 101)
+    assert (error.code, error.field, error.params) == ("value.too_long", "venue", {"limit": 100})
 
 
 # --- names ---
@@ -215,15 +221,9 @@ def test_a_new_name_is_stored_cleaned(table, entered, stored):
 @pytest.mark.parametrize("name", ["   ", ZWSP, f"{RLO}{PDI} {BOM}"])
 @pytest.mark.parametrize("how", ["open", "import"])
 def test_a_name_that_is_empty_once_cleaned_is_refused(table, how, name):
-    club, owner, _ = table
-    players = ["甲", name, "丙", "丁"]
     before = _written()
-    with pytest.raises(services.LedgerError) as caught:
-        if how == "open":
-            services.session_open(club=club, user=owner, variant="baifen.benxi", players=players)
-        else:
-            services.session_import(club=club, user=owner, document={**DOCUMENT, "players": players})
-    assert (caught.value.code, caught.value.field) == ("players.name", "players[1]")
+    error = _seat_refused(table, how, ["甲", name, "丙", "丁"])
+    assert (error.code, error.field) == ("players.name", "players[1]")
     assert _written() == before
 
 
@@ -239,15 +239,9 @@ def test_a_name_that_is_empty_once_cleaned_is_refused(table, how, name):
 )
 @pytest.mark.parametrize("how", ["open", "import"])
 def test_look_alike_names_at_one_table_are_duplicates(table, how, first, second):
-    club, owner, _ = table
-    players = [first, "乙", second, "丁"]
     before = _written()
-    with pytest.raises(services.LedgerError) as caught:
-        if how == "open":
-            services.session_open(club=club, user=owner, variant="baifen.benxi", players=players)
-        else:
-            services.session_import(club=club, user=owner, document={**DOCUMENT, "players": players})
-    assert (caught.value.code, caught.value.field) == ("players.duplicate", "players")
+    error = _seat_refused(table, how, [first, "乙", second, "丁"])
+    assert (error.code, error.field) == ("players.duplicate", "players")
     assert _written() == before
 
 
