@@ -14,7 +14,13 @@ import pytest
 from settlement import services
 from settlement.models import Hand, HandRevision, Player, Session, SettlementRow
 from settlement.values import JSON_DEPTH_MAX
-from tests.factories import BENXI_EXAMPLE, NAMES, make_club, make_member, make_player, make_session, record_hands
+from tests.factories import (
+    BENXI_EXAMPLE,
+    NAMES,
+    make_player,
+    make_recorded_session,
+    record_hands,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -32,11 +38,7 @@ DOCUMENT = {"variant": "baifen.benxi", "players": list(NAMES), "hands": BENXI_EX
 
 @pytest.fixture
 def table():
-    club = make_club()
-    owner = make_member(club)
-    session = make_session(club, owner)
-    record_hands(session, owner, BENXI_EXAMPLE[:2])
-    return club, owner, session
+    return make_recorded_session(BENXI_EXAMPLE[:2])
 
 
 def _written():
