@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from settlement import services
-from settlement.models import Club, Membership, Player, Role, Session
+from settlement.models import Club, HandRevision, Membership, Player, Role, Session, SettlementRow
 
 _seq = itertools.count(1)
 
@@ -98,3 +98,13 @@ def make_history(club: Club, owner: User) -> tuple[Player, Session, Session, Ses
     record_hands(b, owner, [{"declarer": 0, "bid": 60, "partner": 2, "captured": 30}])
     c = make_session(club, owner, date=datetime.date(2026, 11, 15))
     return wang, a, b, c
+
+
+def written() -> tuple[Any, ...]:
+    """What the ledger holds, to compare before and after a write that must be refused whole."""
+    return (
+        Session.objects.count(),
+        Player.objects.count(),
+        HandRevision.objects.count(),
+        list(SettlementRow.objects.values_list("id", flat=True)),
+    )

@@ -8,15 +8,7 @@ import pytest
 
 from settlement.models import Hand, HandRevision, Player, Session
 from settlement.rules.session import session_settle
-from tests.factories import (
-    BENXI_EXAMPLE,
-    make_club,
-    make_history,
-    make_member,
-    make_player,
-    make_session,
-    record_hands,
-)
+from tests.factories import BENXI_EXAMPLE, make_club, make_history, make_member, make_player, make_session, record_hands
 
 from .conftest import assert_error
 

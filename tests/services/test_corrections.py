@@ -8,14 +8,7 @@ from django.core.exceptions import PermissionDenied
 from settlement import services
 from settlement.models import GameRow, Hand, HandRevision, Role, SettlementRow
 from settlement.selectors import hand_history, session_results
-from tests.factories import (
-    BENXI_EXAMPLE,
-    make_club,
-    make_member,
-    make_recorded_session,
-    make_session,
-    record_hands,
-)
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_recorded_session, make_session, record_hands
 
 pytestmark = pytest.mark.django_db
 

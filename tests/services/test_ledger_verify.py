@@ -10,14 +10,7 @@ from django.core.management import CommandError, call_command
 from settlement import services
 from settlement.models import GameRow, HandState, SettlementRow
 from settlement.selectors import Difference, session_verify
-from tests.factories import (
-    BENXI_EXAMPLE,
-    make_club,
-    make_member,
-    make_recorded_session,
-    make_session,
-    record_hands,
-)
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_recorded_session, make_session, record_hands
 
 pytestmark = pytest.mark.django_db
 

@@ -8,15 +8,7 @@ import pytest
 
 from settlement import selectors, services
 from settlement.models import Role, Session
-from tests.factories import (
-    BENXI_EXAMPLE,
-    make_club,
-    make_history,
-    make_member,
-    make_session,
-    make_user,
-    record_hands,
-)
+from tests.factories import BENXI_EXAMPLE, make_club, make_history, make_member, make_session, make_user, record_hands
 
 pytestmark = pytest.mark.django_db
 
