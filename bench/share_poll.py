@@ -20,32 +20,19 @@ import os
 import statistics
 import sys
 import time
-import warnings
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baifen_ledger.settings")
-os.environ.pop("DATABASE_URL", None)  # always the throw-away SQLite database
-warnings.filterwarnings("ignore", message="No directory at")  # WhiteNoise: no collectstatic here
+from bench import inprocess
 
-import django  # noqa: E402
+inprocess.setup()
 
-django.setup()
-
-from django.conf import settings  # noqa: E402
-from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
+
+from tests.factories import BENXI_EXAMPLE as HANDS  # noqa: E402  (rules/baifen.md's 本溪 example)
 
 VIEWERS = 50
 POLL_SECONDS = 2
-HANDS = [  # rules/baifen.md's 本溪 example, again and again
-    {"dealer": 0, "declarer": 0, "bid": 80, "captured": 15},
-    {"dealer": 1, "declarer": 1, "bid": 85, "captured": 20},
-    {"dealer": 2, "declarer": 3, "bid": 90, "captured": 0},
-    {"dealer": 3, "declarer": 2, "bid": 85, "captured": 55},
-    {"dealer": 0, "declarer": 0, "bid": 100, "captured": 0},
-]
 
 
 def wire_bytes(response) -> int:
@@ -67,12 +54,7 @@ def timed(client: Client, url: str, repeat: int, **headers: str) -> tuple[float,
 
 
 def main() -> None:
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
-    setup_test_environment()
-    connection.creation.create_test_db(verbosity=0)
+    inprocess.throwaway_database()
     from django.core.cache import cache
 
     from settlement import services, shares

@@ -17,30 +17,19 @@ import os
 import statistics
 import sys
 import time
-import warnings
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baifen_ledger.settings")
-os.environ.pop("DATABASE_URL", None)  # always the throw-away SQLite database
-warnings.filterwarnings("ignore", message="No directory at")  # WhiteNoise: no collectstatic here
+from bench import inprocess
 
-import django  # noqa: E402
+inprocess.setup()
 
-django.setup()
-
-from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-HANDS = [  # rules/baifen.md's 本溪 example
-    {"dealer": 0, "declarer": 0, "bid": 80, "captured": 15},
-    {"dealer": 1, "declarer": 1, "bid": 85, "captured": 20},
-    {"dealer": 2, "declarer": 3, "bid": 90, "captured": 0},
-    {"dealer": 3, "declarer": 2, "bid": 85, "captured": 55},
-    {"dealer": 0, "declarer": 0, "bid": 100, "captured": 0},
-]
+from tests.factories import BENXI_EXAMPLE as HANDS  # noqa: E402  (rules/baifen.md's 本溪 example)
+
 NAMES = ["王", "李", "张", "赵", "钱", "孙"]
 
 
@@ -67,12 +56,7 @@ def grow(club, owner, upto: int, have: int) -> None:
 
 
 def main() -> None:
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
-    setup_test_environment()
-    connection.creation.create_test_db(verbosity=0)
+    inprocess.throwaway_database()
     from tests.factories import make_club, make_member
 
     club = make_club("Bench", slug="bench")

@@ -28,10 +28,6 @@ User = AbstractBaseUser | AnonymousUser
 WRITE_ROLES = frozenset({Role.OWNER, Role.SCOREKEEPER})
 
 
-def may_read(role: str | None) -> bool:
-    return role in Role.values
-
-
 def may_write(role: str | None) -> bool:
     return role in WRITE_ROLES
 

@@ -25,7 +25,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_POST
 
 from . import selectors, shares
-from .models import engine_lang
+from .models import Session, engine_lang
 from .rules.registry import VARIANTS
 from .scoping import get_session_for_user
 from .views import _game_columns, _game_label  # what the table page calls a game, in the reader's language
@@ -110,13 +110,18 @@ def share_live(request: HttpRequest, token: str) -> HttpResponse:
     return _private(response)
 
 
+def _share_panel_url(slug: str, session: Session) -> str:
+    """The table page with its share panel open, where a made or revoked link shows."""
+    return reverse("table", args=[slug, session.pk]) + "?share=1#share"
+
+
 @login_required
 @require_POST
 def share_create(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
     """Make the session's link (a new one when it had one: the old one stops working)."""
     _, session = get_session_for_user(request.user, session_id, slug)
     shares.share_create(session=session, user=request.user)
-    return redirect(reverse("table", args=[slug, session.pk]) + "?share=1#share")
+    return redirect(_share_panel_url(slug, session))
 
 
 @login_required
@@ -124,7 +129,7 @@ def share_create(request: HttpRequest, slug: str, session_id: int) -> HttpRespon
 def share_revoke(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
     _, session = get_session_for_user(request.user, session_id, slug)
     shares.share_revoke(session=session, user=request.user)
-    return redirect(reverse("table", args=[slug, session.pk]) + "?share=1#share")
+    return redirect(_share_panel_url(slug, session))
 
 
 @login_required

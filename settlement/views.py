@@ -80,7 +80,8 @@ def club_history(request: HttpRequest, slug: str) -> HttpResponse:
     players = selectors.club_players(club=club)
     form = HistoryFilterForm(request.GET or None, players=players, variant_choices=_variant_choices())
     filters: dict[str, Any] = {}
-    if form.is_bound and form.is_valid():
+    refused = form.is_bound and not form.is_valid()
+    if form.is_bound and not refused:
         data = form.cleaned_data
         filters = {
             "date_from": data["date_from"],
@@ -92,8 +93,11 @@ def club_history(request: HttpRequest, slug: str) -> HttpResponse:
     page = max(1, _int_param(request.GET.get("page")) or 1)
     if page > 1_000_000:  # beyond any club's history (and a database's offset)
         raise Http404("no such page")
-    found = selectors.club_sessions_page(club=club, offset=(page - 1) * HISTORY_PAGE, limit=HISTORY_PAGE, **filters)
-    if page > 1 and not found.summaries:
+    if refused:  # no sessions rather than all of them: the filter asked for was not applied
+        found = selectors.SessionPage(count=0, summaries=[])
+    else:
+        found = selectors.club_sessions_page(club=club, offset=(page - 1) * HISTORY_PAGE, limit=HISTORY_PAGE, **filters)
+    if page > 1 and not found.summaries and not refused:
         raise Http404("no such page")
     ctx = {
         "club": club,
@@ -105,7 +109,8 @@ def club_history(request: HttpRequest, slug: str) -> HttpResponse:
         "newer_url": _page_url(request, page - 1) if page > 1 else None,
         "older_url": _page_url(request, page + 1) if page * HISTORY_PAGE < found.count else None,
     }
-    return render(request, "settlement/club_history.html", ctx)
+    # A refused filter is a 400 naming the field, as the standings page answers it.
+    return render(request, "settlement/club_history.html", ctx, status=400 if refused else 200)
 
 
 def _page_url(request: HttpRequest, page: int) -> str:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import datetime
 import itertools
 from typing import Any
 
 from django.contrib.auth.models import User
 
 from settlement import services
-from settlement.models import Club, Membership, Player, Role, Session
+from settlement.models import Club, HandRevision, Membership, Player, Role, Session, SettlementRow
 
 _seq = itertools.count(1)
 
@@ -72,3 +73,38 @@ def record_hands(session: Session, user: User, hands: list[dict[str, Any]]) -> N
 
 def benxi_hand(declarer: int, bid: int, captured: int, **extra: Any) -> dict[str, Any]:
     return {"declarer": declarer, "bid": bid, "captured": captured, **extra}
+
+
+def make_recorded_session(hands: list[dict[str, Any]] = BENXI_EXAMPLE) -> tuple[Club, User, Session]:
+    """A new club, its owner, and a 本溪 session of its four NAMES with `hands` recorded (the whole example)."""
+    club = make_club()
+    owner = make_member(club)
+    session = make_session(club, owner)
+    record_hands(session, owner, hands)
+    return club, owner, session
+
+
+def make_history(club: Club, owner: User) -> tuple[Player, Session, Session, Session]:
+    """老王, and three sessions for the history filters: a closed 本溪 on 2026-11-01 with him (the example's
+    five hands), a classic on 11-08 with him (one hand: ±1 each), an empty 本溪 on 11-15 without him."""
+    wang = make_player(club, "老王")
+    a = make_session(club, owner, date=datetime.date(2026, 11, 1), players=[wang, "乙", "丙", "丁"])
+    record_hands(a, owner, BENXI_EXAMPLE)
+    services.session_close(session=a, user=owner)
+    b = make_session(
+        club, owner, variant="baifen.classic", date=datetime.date(2026, 11, 8), players=["甲", wang, "丙", "丁"]
+    )
+    # Classic, worked by hand: declarer 0 with partner 2 makes 60 (captured 30 < 40): ±1 each.
+    record_hands(b, owner, [{"declarer": 0, "bid": 60, "partner": 2, "captured": 30}])
+    c = make_session(club, owner, date=datetime.date(2026, 11, 15))
+    return wang, a, b, c
+
+
+def written() -> tuple[Any, ...]:
+    """What the ledger holds, to compare before and after a write that must be refused whole."""
+    return (
+        Session.objects.count(),
+        Player.objects.count(),
+        HandRevision.objects.count(),
+        list(SettlementRow.objects.values_list("id", flat=True)),
+    )

@@ -67,6 +67,23 @@ def club_sessions(
     return sessions_summarize(sessions=found)
 
 
+def sessions_dated(
+    sessions: QuerySet[Session],
+    *,
+    date_from: datetime.date | None,
+    date_to: datetime.date | None,
+    variant: str | None,
+) -> QuerySet[Session]:
+    """`sessions` from `date_from` to `date_to` (both days in; None: no bound) of `variant` (None or "": any)."""
+    if date_from is not None:
+        sessions = sessions.filter(date__gte=date_from)
+    if date_to is not None:
+        sessions = sessions.filter(date__lte=date_to)
+    if variant:
+        sessions = sessions.filter(variant=variant)
+    return sessions
+
+
 def _sessions_filter(
     *,
     club: Club,
@@ -81,12 +98,7 @@ def _sessions_filter(
     sessions = Session.objects.filter(club=club)
     if updated_since is not None:
         sessions = sessions.filter(updated_at__gte=updated_since)
-    if date_from is not None:
-        sessions = sessions.filter(date__gte=date_from)
-    if date_to is not None:
-        sessions = sessions.filter(date__lte=date_to)
-    if variant:
-        sessions = sessions.filter(variant=variant)
+    sessions = sessions_dated(sessions, date_from=date_from, date_to=date_to, variant=variant)
     if player is not None:
         sessions = sessions.filter(seats__player=player)
     if status:

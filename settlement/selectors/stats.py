@@ -16,6 +16,7 @@ from django.db.models import Count, F, Q, QuerySet, Sum
 
 from ..models import Club, GameRow, Player, Session, SessionSeat, SettlementRow
 from ..rules.families import LEVEL_BANDS, SCORING, Sides, group_order, level_band, scoring_group
+from .sessions import sessions_dated
 
 # The side this row's seat was on won the hand (a hand neither side won — a redeal, 打二鬼's even — counts for none).
 SIDE_WON = Q(declaring_side=True, declarer_won=True) | Q(declaring_side=False, declarer_won=False)
@@ -32,13 +33,7 @@ def _sessions(
     club: Club, date_from: datetime.date | None, date_to: datetime.date | None, variant: str | None
 ) -> QuerySet[Session]:
     sessions = Session.objects.filter(club=club, variant__in=list(SCORING))
-    if date_from is not None:
-        sessions = sessions.filter(date__gte=date_from)
-    if date_to is not None:
-        sessions = sessions.filter(date__lte=date_to)
-    if variant:
-        sessions = sessions.filter(variant=variant)
-    return sessions
+    return sessions_dated(sessions, date_from=date_from, date_to=date_to, variant=variant)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -245,13 +245,7 @@ def hand_view(*, session: Session, number: int, lang: str = "zh-Hans") -> TableV
     if fixing.result is None and not fixing.is_void:  # stored rows that do not cover the log
         return table_view(session=session, lang=lang, fix=number)
     rules = VARIANTS[session.variant]
-    row = (
-        HandState.objects.filter(session=session, number__lt=number)
-        .order_by("-number")
-        .values("receipt", "game_end")
-        .first()
-    )
-    prior = _prior(row["receipt"] if row else None, row["game_end"] if row else None, players=len(players))
+    prior = _prior_before(session=session, number=number, players=len(players))
     options = session_options(session, players=len(players))
     names = [player.name for player in players]
     described = entry(
@@ -398,18 +392,23 @@ def _entry_state(
     elif before is None:
         prior = _prior(record.last_hand, record.last_game, players=len(players))
     else:
-        row = (
-            HandState.objects.filter(session=session, number__lt=before)
-            .order_by("-number")
-            .values("receipt", "game_end")
-            .first()
-        )
-        prior = _prior(row["receipt"] if row else None, row["game_end"] if row else None, players=len(players))
+        prior = _prior_before(session=session, number=before, players=len(players))
     state = table_state(rules, options, prior, before=before)
     names = [player.name for player in players]
     described = entry(rules, options, state, players=len(names), lang=engine_lang(lang), names=names)
     number = before if before is not None else record.window.count + 1
     return EntryState(number=number, entry=described)
+
+
+def _prior_before(*, session: Session, number: int, players: int) -> dict[str, Any]:
+    """`_prior` from the stored state of the last hand before `number` (one query; none: the session's start)."""
+    row = (
+        HandState.objects.filter(session=session, number__lt=number)
+        .order_by("-number")
+        .values("receipt", "game_end")
+        .first()
+    )
+    return _prior(row["receipt"] if row else None, row["game_end"] if row else None, players=players)
 
 
 def _prior(hand: Mapping[str, Any] | None, game_end: Mapping[str, Any] | None, *, players: int) -> dict[str, Any]:

@@ -9,24 +9,15 @@ import json
 
 import pytest
 
-from settlement.models import Hand, HandRevision, Player, Session, SettlementRow
+from settlement.models import Hand, HandRevision, Session
 from settlement.values import JSON_DEPTH_MAX
-from tests.factories import BENXI_EXAMPLE, NAMES
+from tests.factories import BENXI_EXAMPLE, NAMES, written
 
 from .conftest import assert_error
 
 pytestmark = pytest.mark.django_db
 
 DOCUMENT = {"variant": "baifen.benxi", "players": list(NAMES), "hands": BENXI_EXAMPLE[:2], "venue": "一号桌"}
-
-
-def _written():
-    return (
-        Session.objects.count(),
-        Player.objects.count(),
-        HandRevision.objects.count(),
-        list(SettlementRow.objects.values_list("id", flat=True)),
-    )
 
 
 def _urls(table):
@@ -50,11 +41,11 @@ ENDPOINTS = ["record", "preview", "correct", "void", "import"]
 @pytest.mark.parametrize("endpoint", ENDPOINTS)
 def test_a_body_nested_5000_deep_is_a_400_not_a_crash(table, endpoint):
     text = "[" * 5000 + "]" * 5000  # 10 KB
-    before = _written()
+    before = written()
     response = _post_raw(table.client("owner"), _urls(table)[endpoint], text)
     body = assert_error(response, 400, "value.too_deep", field="body")
     assert str(JSON_DEPTH_MAX) in body["message"]
-    assert _written() == before
+    assert written() == before
 
 
 @pytest.mark.parametrize("endpoint", ENDPOINTS)
@@ -82,10 +73,10 @@ def test_a_body_one_level_past_the_bound_is_refused_and_one_within_is_not(table,
     ],
 )
 def test_a_lone_surrogate_or_control_character_is_a_400_naming_where(table, endpoint, text, field):
-    before = _written()
+    before = written()
     response = _post_raw(table.client("owner"), _urls(table)[endpoint], text)
     assert_error(response, 400, "value.bad_character", field=field)
-    assert _written() == before
+    assert written() == before
 
 
 def test_a_raw_lone_surrogate_in_the_bytes_is_a_parse_error(table):
@@ -104,11 +95,11 @@ def test_a_2_mb_reason_is_refused_naming_the_limit(table, endpoint):
     body = {"hand": BENXI_EXAMPLE[0] | {"captured": 0}, "reason": "x" * 2_000_000}
     if endpoint == "void":
         del body["hand"]
-    before = _written()
+    before = written()
     response = table.client("owner").post(_urls(table)[endpoint], body, format="json")
     error = assert_error(response, 400, "value.too_long", field="reason")
     assert "500" in error["message"]
-    assert _written() == before
+    assert written() == before
 
 
 def test_a_body_over_the_upload_limit_is_a_413_in_the_error_shape(table, settings):
@@ -145,13 +136,13 @@ def test_the_hand_past_the_limit_is_a_400_naming_it(table, settings):
 
 def test_an_import_past_the_limit_is_a_400_naming_it(table, settings):
     settings.BAIFEN_MAX_HANDS = 4
-    before = _written()
+    before = written()
     response = table.client("owner", lang="zh-hans").post(
         _urls(table)["import"], {**DOCUMENT, "hands": BENXI_EXAMPLE}, format="json"
     )
     body = assert_error(response, 400, "session.too_many_hands", field="hands")
     assert "4" in body["message"]
-    assert _written() == before
+    assert written() == before
 
 
 # --- an import retried under a key ---
@@ -178,11 +169,11 @@ def test_the_same_import_under_the_same_key_answers_as_the_first_time(table):
 def test_another_import_under_a_used_key_is_a_409(table, document, query):
     client = table.client("owner")
     first = client.post(_urls(table)["import"], DOCUMENT, format="json", HTTP_IDEMPOTENCY_KEY="upload-7")
-    before = _written()
+    before = written()
     response = client.post(_urls(table)["import"] + query, document, format="json", HTTP_IDEMPOTENCY_KEY="upload-7")
     body = assert_error(response, 409, "client_key.reused", field="Idempotency-Key")
     assert str(first.json()["id"]) in body["message"]
-    assert _written() == before
+    assert written() == before
 
 
 def test_an_import_key_over_64_characters_is_a_400(table):

@@ -20,7 +20,7 @@ from settlement import services
 from tests.factories import BENXI_EXAMPLE, make_session, record_hands
 
 from .conftest import client_for
-from .test_standings import URL, tea_house  # noqa: F401  (the fixture)
+from .test_standings import URL, seven_more_sessions, tea_house  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -128,9 +128,7 @@ def test_player_stats_cost_the_same_queries_however_many_sessions(tea_house, dja
     # token, membership, player, seats, hand figures, game figures, bids, partners, opponents, their names
     with django_assert_num_queries(10):
         client.get(url)
-    for day in range(1, 8):
-        session = make_session(club, owner, date=datetime.date(2026, 10, day), players=["王", "李", f"客{day}", "赵"])
-        record_hands(session, owner, BENXI_EXAMPLE[: day % 5 + 1])
+    seven_more_sessions(club, owner)
     with django_assert_num_queries(10):
         assert client.get(url).json()["sessions"] == 9
 

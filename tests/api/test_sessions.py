@@ -6,10 +6,9 @@ import datetime
 
 import pytest
 
-from settlement import services
 from settlement.models import Hand, HandRevision, Player, Session
 from settlement.rules.session import session_settle
-from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, make_session, record_hands
+from tests.factories import BENXI_EXAMPLE, make_club, make_history, make_member, make_player, make_session, record_hands
 
 from .conftest import assert_error
 
@@ -23,14 +22,7 @@ LIST = "/api/v1/clubs/{}/sessions/"
 def history(table):
     """Three more sessions: a closed 本溪 on 11-01 with 老王, a classic on 11-08 with 老王, an empty 本溪 on 11-15."""
     club, owner = table.club, table.owner
-    wang = make_player(club, "老王")
-    a = make_session(club, owner, date=D(2026, 11, 1), players=[wang, "乙", "丙", "丁"])
-    record_hands(a, owner, BENXI_EXAMPLE)
-    services.session_close(session=a, user=owner)
-    b = make_session(club, owner, variant="baifen.classic", date=D(2026, 11, 8), players=["甲", wang, "丙", "丁"])
-    # Classic, worked by hand: declarer 0 with partner 2 makes 60 (captured 30 < 40): ±1 each.
-    record_hands(b, owner, [{"declarer": 0, "bid": 60, "partner": 2, "captured": 30}])
-    c = make_session(club, owner, date=D(2026, 11, 15))
+    wang, a, b, c = make_history(club, owner)
     table.session.date = D(2026, 11, 20)
     table.session.save(update_fields=["date"])
     return {"a": a, "b": b, "c": c, "t": table.session, "wang": wang}

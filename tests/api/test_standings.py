@@ -99,6 +99,13 @@ def tea_house():
     return club, owner, a, b
 
 
+def seven_more_sessions(club, owner):
+    """Seven 本溪 sessions in October, 王 李 and 赵 with a new guest each, of 2, 3, 4, 5, 1, 2, 3 hands."""
+    for day in range(1, 8):
+        session = make_session(club, owner, date=datetime.date(2026, 10, day), players=["王", "李", f"客{day}", "赵"])
+        record_hands(session, owner, BENXI_EXAMPLE[: day % 5 + 1])
+
+
 def _grouped(groups):
     return {
         group["group"]: [(row["player"]["name"], tuple(row[field] for field in FIELDS)) for row in group["rows"]]
@@ -151,9 +158,7 @@ def test_standings_cost_the_same_queries_however_many_sessions(tea_house, django
     # token, membership, seats, hand figures, game figures, players
     with django_assert_num_queries(6):
         client.get(URL)
-    for day in range(1, 8):
-        session = make_session(club, owner, date=datetime.date(2026, 10, day), players=["王", "李", f"客{day}", "赵"])
-        record_hands(session, owner, BENXI_EXAMPLE[: day % 5 + 1])
+    seven_more_sessions(club, owner)
     with django_assert_num_queries(6):
         assert len(client.get(URL).json()[0]["rows"]) == 4 + 7
 

@@ -8,7 +8,7 @@ from django.db import IntegrityError, connection, transaction
 
 from settlement.ledger import log_deletes_allowed
 from settlement.models import GameRow, Hand, HandRevision, Session, SettlementRow
-from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, record_hands
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_recorded_session, make_session, record_hands
 
 LOG_TABLES = ["settlement_hand", "settlement_handrevision"]
 RAW_STATEMENTS = {
@@ -19,11 +19,7 @@ RAW_STATEMENTS = {
 
 @pytest.fixture
 def recorded():
-    club = make_club()
-    owner = make_member(club)
-    session = make_session(club, owner)
-    record_hands(session, owner, BENXI_EXAMPLE[:2])
-    return session
+    return make_recorded_session(BENXI_EXAMPLE[:2])[2]
 
 
 def _refused(statement, params=()):

@@ -8,18 +8,14 @@ from django.core.exceptions import PermissionDenied
 from settlement import services
 from settlement.models import GameRow, Hand, HandRevision, Role, SettlementRow
 from settlement.selectors import hand_history, session_results
-from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, record_hands
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_recorded_session, make_session, record_hands
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def benxi():
-    club = make_club()
-    owner = make_member(club)
-    session = make_session(club, owner)
-    record_hands(session, owner, BENXI_EXAMPLE)
-    return club, owner, session
+    return make_recorded_session()
 
 
 def _rows(session, seat):

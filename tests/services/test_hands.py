@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from settlement import services
 from settlement.models import GameRow, Hand, HandRevision, Role, SettlementRow
 from settlement.selectors import session_results
-from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, record_hands
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_recorded_session, make_session, record_hands
 
 pytestmark = pytest.mark.django_db
 
@@ -23,9 +23,7 @@ def _ledger_counts():
 
 @pytest.fixture
 def table():
-    club = make_club()
-    owner = make_member(club)
-    return club, owner, make_session(club, owner)
+    return make_recorded_session(hands=[])
 
 
 def test_it_numbers_hands_and_derives_rows_from_the_replay(table):

@@ -26,6 +26,12 @@ def _case(path):
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+def _imported(document):
+    """The session `document` makes when imported into a new club by its owner."""
+    club = make_club()
+    return services.session_import(club=club, user=make_member(club), document=document).session
+
+
 def _figures(results):
     """What a re-import must reproduce: per-hand deltas and games, totals (hand numbers may close up)."""
     return {
@@ -44,9 +50,7 @@ def test_there_are_golden_documents_to_import():
 @pytest.mark.parametrize("path", VALID, ids=[p.stem for p in VALID])
 def test_importing_a_golden_document_reproduces_its_settlement(path):
     case = _case(path)
-    club = make_club()
-    owner = make_member(club)
-    session = services.session_import(club=club, user=owner, document=case["input"]).session
+    session = _imported(case["input"])
     settled = session_settle(case["input"], lang="en")
     results = session_results(session=session, lang="en").results
     assert results == settled  # no void hands: ledger numbers are the document's
@@ -168,9 +172,7 @@ def test_export_then_import_gives_the_same_results_with_voids_and_corrections():
 @pytest.mark.parametrize("path", VALID, ids=[p.stem for p in VALID])
 def test_every_golden_document_survives_an_export_round_trip(path):
     case = _case(path)
-    club = make_club()
-    owner = make_member(club)
-    session = services.session_import(club=club, user=owner, document=case["input"]).session
+    session = _imported(case["input"])
     exported = services.session_export(session=session)
     # Export carries every option resolved; settling it gives exactly what the original document gave.
     assert session_settle(exported) == session_settle(case["input"])

@@ -12,9 +12,9 @@ import unicodedata
 import pytest
 
 from settlement import services
-from settlement.models import Hand, HandRevision, Player, Session, SettlementRow
+from settlement.models import Hand, Player, Session
 from settlement.values import JSON_DEPTH_MAX
-from tests.factories import BENXI_EXAMPLE, NAMES, make_club, make_member, make_player, make_session, record_hands
+from tests.factories import BENXI_EXAMPLE, NAMES, make_player, make_recorded_session, record_hands, written
 
 pytestmark = pytest.mark.django_db
 
@@ -32,20 +32,18 @@ DOCUMENT = {"variant": "baifen.benxi", "players": list(NAMES), "hands": BENXI_EX
 
 @pytest.fixture
 def table():
-    club = make_club()
-    owner = make_member(club)
-    session = make_session(club, owner)
-    record_hands(session, owner, BENXI_EXAMPLE[:2])
-    return club, owner, session
+    return make_recorded_session(BENXI_EXAMPLE[:2])
 
 
-def _written():
-    return (
-        Session.objects.count(),
-        Player.objects.count(),
-        HandRevision.objects.count(),
-        list(SettlementRow.objects.values_list("id", flat=True)),
-    )
+def _seat_refused(table, how, players=NAMES, **extra):
+    """The LedgerError a session opened (`how` "open") or imported with `players` and `extra` is refused with."""
+    club, owner, _ = table
+    with pytest.raises(services.LedgerError) as caught:
+        if how == "open":
+            services.session_open(club=club, user=owner, variant="baifen.benxi", players=list(players), **extra)
+        else:
+            services.session_import(club=club, user=owner, document={**DOCUMENT, "players": list(players), **extra})
+    return caught.value
 
 
 # Each write with a value put in where a client can put it: (call, field the refusal names).
@@ -86,7 +84,7 @@ def _import(table, document):
     ids=["record", "preview", "correct", "open-options", "import", "record-bare-list"],
 )
 def test_a_value_nested_5000_deep_is_refused_at_the_bound(table, write, value, field):
-    before = _written()
+    before = written()
     with pytest.raises(services.LedgerError) as caught:
         write(table, value)
     assert (caught.value.code, caught.value.field, caught.value.params) == (
@@ -94,7 +92,7 @@ def test_a_value_nested_5000_deep_is_refused_at_the_bound(table, write, value, f
         field,
         {"limit": JSON_DEPTH_MAX},
     )
-    assert _written() == before
+    assert written() == before
 
 
 def test_nesting_up_to_the_bound_is_not_refused_for_its_depth(table):
@@ -120,11 +118,11 @@ def test_nesting_up_to_the_bound_is_not_refused_for_its_depth(table):
     ids=["hand-key", "hand-value", "preview", "correct-key", "option-key", "name", "venue", "document-hand-key"],
 )
 def test_a_control_character_or_lone_surrogate_anywhere_is_refused(table, write, value, field, bad):
-    before = _written()
+    before = written()
     with pytest.raises(services.LedgerError) as caught:
         write(table, value(bad))
     assert (caught.value.code, caught.value.field) == ("value.bad_character", field)
-    assert _written() == before
+    assert written() == before
 
 
 @pytest.mark.parametrize(
@@ -137,12 +135,12 @@ def test_a_control_character_or_lone_surrogate_anywhere_is_refused(table, write,
 )
 def test_opening_refuses_bad_characters_in_names_venue_and_key(table, kwargs, field):
     club, owner, _ = table
-    before = _written()
+    before = written()
     with pytest.raises(services.LedgerError) as caught:
         services.session_open(club=club, user=owner, variant="baifen.benxi", **kwargs)
     assert caught.value.field == field
     assert caught.value.code in ("value.bad_character", "client_key.invalid")
-    assert _written() == before
+    assert written() == before
 
 
 def test_a_record_key_with_a_lone_surrogate_is_refused(table):
@@ -159,7 +157,7 @@ def test_a_record_key_with_a_lone_surrogate_is_refused(table):
 @pytest.mark.parametrize("write", ["void", "correct"])
 def test_a_reason_over_500_characters_is_refused_naming_the_limit(table, write):
     _, owner, session = table
-    before = _written()
+    before = written()
     with pytest.raises(services.LedgerError) as caught:
         if write == "void":
             services.hand_void(session=session, user=owner, number=1, reason="长" * 501)
@@ -167,7 +165,7 @@ def test_a_reason_over_500_characters_is_refused_naming_the_limit(table, write):
             services.hand_correct(session=session, user=owner, number=1, hand_input=BENXI_EXAMPLE[2], reason="长" * 501)
     assert (caught.value.code, caught.value.field, caught.value.params) == ("value.too_long", "reason", {"limit": 500})
     assert "500" in caught.value.message("en")
-    assert _written() == before
+    assert written() == before
 
 
 def test_a_reason_of_500_characters_is_kept(table):
@@ -178,13 +176,8 @@ def test_a_reason_of_500_characters_is_kept(table):
 
 @pytest.mark.parametrize("how", ["open", "import"])
 def test_a_venue_over_100_characters_is_refused(table, how):
-    club, owner, _ = table
-    with pytest.raises(services.LedgerError) as caught:
-        if how == "open":
-            services.session_open(club=club, user=owner, variant="baifen.benxi", players=list(NAMES), venue="桌" * 101)
-        else:
-            services.session_import(club=club, user=owner, document={**DOCUMENT, "venue": "桌" * 101})
-    assert (caught.value.code, caught.value.field, caught.value.params) == ("value.too_long", "venue", {"limit": 100})
+    error = _seat_refused(table, how, venue="桌" * 101)
+    assert (error.code, error.field, error.params) == ("value.too_long", "venue", {"limit": 100})
 
 
 # --- names ---
@@ -215,16 +208,10 @@ def test_a_new_name_is_stored_cleaned(table, entered, stored):
 @pytest.mark.parametrize("name", ["   ", ZWSP, f"{RLO}{PDI} {BOM}"])
 @pytest.mark.parametrize("how", ["open", "import"])
 def test_a_name_that_is_empty_once_cleaned_is_refused(table, how, name):
-    club, owner, _ = table
-    players = ["甲", name, "丙", "丁"]
-    before = _written()
-    with pytest.raises(services.LedgerError) as caught:
-        if how == "open":
-            services.session_open(club=club, user=owner, variant="baifen.benxi", players=players)
-        else:
-            services.session_import(club=club, user=owner, document={**DOCUMENT, "players": players})
-    assert (caught.value.code, caught.value.field) == ("players.name", "players[1]")
-    assert _written() == before
+    before = written()
+    error = _seat_refused(table, how, ["甲", name, "丙", "丁"])
+    assert (error.code, error.field) == ("players.name", "players[1]")
+    assert written() == before
 
 
 @pytest.mark.parametrize(
@@ -239,16 +226,10 @@ def test_a_name_that_is_empty_once_cleaned_is_refused(table, how, name):
 )
 @pytest.mark.parametrize("how", ["open", "import"])
 def test_look_alike_names_at_one_table_are_duplicates(table, how, first, second):
-    club, owner, _ = table
-    players = [first, "乙", second, "丁"]
-    before = _written()
-    with pytest.raises(services.LedgerError) as caught:
-        if how == "open":
-            services.session_open(club=club, user=owner, variant="baifen.benxi", players=players)
-        else:
-            services.session_import(club=club, user=owner, document={**DOCUMENT, "players": players})
-    assert (caught.value.code, caught.value.field) == ("players.duplicate", "players")
-    assert _written() == before
+    before = written()
+    error = _seat_refused(table, how, [first, "乙", second, "丁"])
+    assert (error.code, error.field) == ("players.duplicate", "players")
+    assert written() == before
 
 
 @pytest.mark.parametrize(
@@ -286,7 +267,7 @@ def test_recording_one_hand_past_the_limit_is_refused(table, settings):
     settings.BAIFEN_MAX_HANDS = 3
     services.hand_void(session=session, user=owner, number=2, reason="a void hand still counts")
     record_hands(session, owner, [BENXI_EXAMPLE[2]])
-    before = _written()
+    before = written()
     with pytest.raises(services.LedgerError) as caught:
         services.hand_record(session=session, user=owner, hand_input=BENXI_EXAMPLE[3])
     assert (caught.value.code, caught.value.field, caught.value.params) == (
@@ -295,7 +276,7 @@ def test_recording_one_hand_past_the_limit_is_refused(table, settings):
         {"limit": 3},
     )
     assert "3" in caught.value.message("en")
-    assert _written() == before
+    assert written() == before
 
 
 def test_the_default_limit_is_2000_hands(settings):
@@ -309,7 +290,7 @@ def test_importing_one_hand_past_the_limit_is_refused_before_any_hand_is_played(
     monkeypatch.setattr(services.sessions, "session_replay", lambda doc: pytest.fail("replayed"))
     # Hand 1 is broken too: the limit is what is checked first.
     document = {**DOCUMENT, "hands": [{"bid": "x"}, *BENXI_EXAMPLE[1:5]]}
-    before = _written()
+    before = written()
     with pytest.raises(services.LedgerError) as caught:
         services.session_import(club=club, user=owner, document=document)
     assert (caught.value.code, caught.value.field, caught.value.params) == (
@@ -317,7 +298,7 @@ def test_importing_one_hand_past_the_limit_is_refused_before_any_hand_is_played(
         "hands",
         {"limit": 4},
     )
-    assert _written() == before
+    assert written() == before
 
 
 def test_a_document_of_exactly_the_limit_imports(table, settings):
@@ -352,7 +333,7 @@ def test_the_same_import_under_the_same_key_returns_the_first_session(table):
 def test_another_import_under_a_used_key_is_refused(table, other):
     club, owner, _ = table
     first = services.session_import(club=club, user=owner, document=DOCUMENT, client_key="upload-1")
-    before = _written()
+    before = written()
     with pytest.raises(services.LedgerError) as caught:
         services.session_import(club=club, user=owner, client_key="upload-1", **other)
     assert (caught.value.code, caught.value.field, caught.value.params["number"]) == (
@@ -361,7 +342,7 @@ def test_another_import_under_a_used_key_is_refused(table, other):
         first.session.pk,
     )
     assert "import" in caught.value.message("en")
-    assert _written() == before
+    assert written() == before
 
 
 def test_an_import_under_the_key_of_an_opened_session_is_refused(table):

@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from settlement import services
 from settlement.models import GameRow, HandState, SettlementRow
 from settlement.selectors import Difference, session_verify
-from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, record_hands
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_recorded_session, make_session, record_hands
 
 pytestmark = pytest.mark.django_db
 
@@ -18,11 +18,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def benxi():
     """rules/baifen.md's worked 本溪 example: hand 2 (乙 bids 85, captures 20 against him) is -85 for team B."""
-    club = make_club()
-    owner = make_member(club)
-    session = make_session(club, owner)
-    record_hands(session, owner, BENXI_EXAMPLE)
-    return session
+    return make_recorded_session()[2]
 
 
 def _verify(*args):

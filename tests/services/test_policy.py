@@ -13,7 +13,6 @@ OW, S, V, N = Role.OWNER, Role.SCOREKEEPER, Role.VIEWER, None
 
 # (rule, session or None, {role: allowed}) — every role in every row, so a loosened rule fails a row.
 TABLE = [
-    ("read", None, {OW: True, S: True, V: True, N: False}),
     ("write", None, {OW: True, S: True, V: False, N: False}),
     ("manage", None, {OW: True, S: False, V: False, N: False}),
     ("reopen", None, {OW: True, S: False, V: False, N: False}),

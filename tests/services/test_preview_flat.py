@@ -11,16 +11,14 @@ from settlement import services
 from settlement.models import Hand, HandRevision, HandState
 from settlement.selectors import session_results
 from tests.conftest import SHARED_GOLDEN
-from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, record_hands
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_recorded_session, record_hands
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def table():
-    club = make_club()
-    owner = make_member(club)
-    return club, owner, make_session(club, owner)
+    return make_recorded_session(hands=[])
 
 
 def _hands(n):

@@ -8,7 +8,7 @@ import pytest
 
 from settlement import selectors, services
 from settlement.models import Role, Session
-from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, make_session, make_user, record_hands
+from tests.factories import BENXI_EXAMPLE, make_club, make_history, make_member, make_session, make_user, record_hands
 
 pytestmark = pytest.mark.django_db
 
@@ -19,14 +19,7 @@ D = datetime.date
 def club_with_history():
     club = make_club()
     owner = make_member(club)
-    wang = make_player(club, "老王")
-    a = make_session(club, owner, date=D(2026, 11, 1), players=[wang, "乙", "丙", "丁"])
-    record_hands(a, owner, BENXI_EXAMPLE)
-    services.session_close(session=a, user=owner)
-    b = make_session(club, owner, variant="baifen.classic", date=D(2026, 11, 8), players=["甲", wang, "丙", "丁"])
-    # Classic, worked by hand: declarer 0 with partner 2 makes 60 (captured 30 < 40): ±1 each.
-    record_hands(b, owner, [{"declarer": 0, "bid": 60, "partner": 2, "captured": 30}])
-    c = make_session(club, owner, date=D(2026, 11, 15))
+    wang, a, b, c = make_history(club, owner)
     return club, owner, wang, a, b, c
 
 

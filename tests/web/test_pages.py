@@ -98,6 +98,28 @@ def test_club_history_filters_by_date_variant_and_player(owner_client):
     assert shown({"player": wang.pk, "date_to": "2026-11-10"}) == [a]
 
 
+@pytest.mark.parametrize(
+    ("params", "field", "error"),
+    [
+        ({"date_from": "soon"}, "date_from", "Enter a valid date."),
+        ({"date_to": "2026-13-01"}, "date_to", "Enter a valid date."),
+        ({"variant": "poker"}, "variant", "Select a valid choice. poker is not one of the available choices."),
+        ({"status": "lost"}, "status", "Select a valid choice. lost is not one of the available choices."),
+    ],
+)
+def test_a_bad_history_filter_is_a_400_naming_the_field_and_lists_no_sessions(owner_client, params, field, error):
+    client, club, owner = owner_client
+    _english(client)
+    session = make_session(club, owner)
+    url = reverse("club_history", kwargs={"slug": club.slug})
+    response = client.get(url, params)
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert f'name="{field}"' in page and f'<span class="error">{error}</span>' in page
+    assert _session_url("session_detail", session) not in page  # not the whole history, unfiltered
+    assert client.get(url, {"date_from": "2026-01-01"}).status_code == 200
+
+
 def test_club_history_comes_a_page_at_a_time_keeping_its_filters(owner_client, monkeypatch):
     monkeypatch.setattr("settlement.views.HISTORY_PAGE", 2)
     client, club, owner = owner_client
