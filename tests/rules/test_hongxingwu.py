@@ -12,7 +12,7 @@ from settlement.rules.base import RulesError, SeatName
 from settlement.rules.document import document_parse
 from settlement.rules.hongxingwu import LEVELS, HongxingwuOptions, kou_shape_entries
 from settlement.rules.registry import VARIANTS
-from settlement.rules.session import session_play, session_settle, state_dump
+from settlement.rules.session import session_play, session_settle, state_dump, state_load
 
 from .helpers import document, refused, settle, settle_hand
 
@@ -742,3 +742,36 @@ def test_a_shape_without_a_label_is_offered_by_its_name():
         ("single", "single", 2),
         ("two_pairs", "two_pairs", 8),
     ]
+
+
+def test_the_receipt_names_a_free_declarer_and_a_redeal():
+    # hand 2: seat 1 declares where the rotation says seat 2 (丙); hand 3 is thrown in (all passed)
+    hands = settle(
+        V,
+        [{"declarer": 0, "captured": 80}, {"declarer": 1, "captured": 60}, {"redeal": "all_pass"}],
+        options={"free_declarer": True},
+        lang="en",
+    )["hands"]
+    assert hands[1]["steps"][0] == "free declarer: 乙 (rotation: 丙)"
+    assert hands[2]["steps"] == ["redealt (all passed), no score"]
+
+
+def test_a_start_level_off_the_ladder_says_so():
+    error = refusal([], options={"ladder": ["4", "A"]})
+    assert (error.code, error.field) == ("options.inconsistent", "options.start_level")
+    assert error.message("en") == "inconsistent options: start_level 2 is not on the ladder"
+
+
+def test_a_hand_played_on_from_the_stored_state_starts_from_both_teams_levels():
+    # hand 1: 甲·丙 up 3 (60) to 5, 乙·丁 still at 2; hand 2, played on from the stored state by 丙: 上台 +1 (140),
+    # so 乙·丁 go 2 → 3 while 甲·丙 stay at 5
+    players = ["甲", "乙", "丙", "丁"]
+    first = document_parse(
+        {"variant": V, "players": players, "hands": [{"declarer": 0, "captured": 60}]}, variants=VARIANTS
+    )
+    stored = state_dump(session_play(first).state)
+    second = document_parse(
+        {"variant": V, "players": players, "hands": [{"captured": 140}]}, variants=VARIANTS, first_hand=2
+    )
+    hand = session_play(second, state=state_load(stored)).hands[-1]
+    assert hand.result.levels == ("5", "3", "5", "3")

@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from settlement.rules.base import RulesError
-from settlement.rules.levels import LEVELS, Finish, Stop, promote
+from settlement.rules.levels import LEVELS, Finish, Promotion, Stop, promote
 from settlement.rules.messages import render
 from settlement.rules.registry import VARIANTS
 from settlement.rules.session import session_settle
-from settlement.rules.shengji import PRESETS, preset_description, score_levels
+from settlement.rules.shengji import HONG5_LADDER, PRESETS, preset_description, score_levels
 
 from ..conftest import SHARED
 from .helpers import settle, settle_hand
@@ -563,3 +563,87 @@ def test_levels_and_totals_are_the_sums_of_the_deltas(hands, defend, no_skip, fi
             assert h["deltas"][0] == h["deltas"][2] and h["deltas"][1] == h["deltas"][3]
         assert game["totals"] == running
     assert result["totals"] == [sum(g["totals"][s] for g in result["games"]) for s in range(4)]
+
+
+# ---------------------------------------------------------------- levels.py, read whole (shengji.md, Promotion)
+
+
+@pytest.mark.parametrize(
+    ("level", "k", "declaring", "finish", "gates", "promotion"),
+    [
+        # declaring at A (12) and promoted: wins, moving 0 (A必打, step 1)
+        (12, 1, True, Finish.MUST_PLAY_ACE, {}, Promotion(start=12, end=12, won=True, stop=None)),
+        # a capture team from K: one step to A, then held there (it must declare at A to win)
+        (11, 3, False, Finish.MUST_PLAY_ACE, {}, Promotion(start=11, end=12, won=False, stop=Stop.LAST)),
+        # pass_ace: any promotion from A wins
+        (10, 5, False, Finish.PASS_ACE, {}, Promotion(start=10, end=12, won=True, stop=None)),
+        # a capture team at a must_defend level does not leave it (step 2)
+        (
+            3,
+            2,
+            False,
+            Finish.PASS_ACE,
+            {"must_defend": (3,)},
+            Promotion(start=3, end=3, won=False, stop=Stop.MUST_DEFEND),
+        ),
+        # a no_skip level stops a promotion that reaches it after its first step (step 3)
+        (7, 3, True, Finish.MUST_PLAY_ACE, {"no_skip": (8,)}, Promotion(start=7, end=8, won=False, stop=Stop.NO_SKIP)),
+        # nothing in the way: all k levels
+        (0, 3, True, Finish.MUST_PLAY_ACE, {}, Promotion(start=0, end=3, won=False, stop=None)),
+    ],
+)
+def test_a_promotion_says_where_it_ended_whether_it_won_and_why_it_stopped(
+    level, k, declaring, finish, gates, promotion
+):
+    assert promote(level, k, declaring=declaring, last=12, finish=finish, **gates) == promotion
+
+
+def test_six_players_see_teams_of_three_in_the_receipt_and_on_a_redeal():
+    # 3 decks: T 120, step 60; 60 captured: ⌈60 / 60⌉ = 1 for 甲·丙·戊 (2 → 3); the redeal keeps the six levels
+    hands = session_settle(
+        {"variant": V, "players": SIX, "hands": [{"declarer": 0, "captured": 60}, {"redeal": "all_pass"}]}, lang="en"
+    )["hands"]
+    assert "levels: 甲·丙·戊 3, 乙·丁·己 2" in hands[0]["steps"]
+    assert hands[1]["levels"] == ["3", "2", "3", "2", "3", "2"]
+
+
+@pytest.mark.parametrize(
+    ("hand", "field", "message"),
+    [
+        ({"declarer": 0, "captured": 205}, "captured", "205 points are more than the deck's 200"),
+        (
+            {"declarer": 0, "captured": 150, "bottom_points": 55},
+            "bottom_points",
+            "205 points are more than the deck's 200",
+        ),
+    ],
+)
+def test_a_figure_over_two_decks_says_how_far_over(hand, field, message):
+    # two decks are 200 points: captured alone, or captured + the bottom
+    error = refusal([hand])
+    assert (error.code, error.field, error.message("en")) == ("points.over_deck", field, message)
+
+
+@pytest.mark.parametrize(
+    ("options", "field", "message"),
+    [
+        (
+            {"ladder": ["4", "2", "A"]},
+            "options.ladder",
+            "inconsistent options: ladder must rise strictly, at least 2 levels",
+        ),
+        (
+            {"must_defend": ["A"]},
+            "options.must_defend",
+            "inconsistent options: must_defend level A must be on the ladder, not its last level",
+        ),
+        (
+            {"ladder": HONG5_LADDER, "no_skip": ["3"]},
+            "options.no_skip",
+            "inconsistent options: no_skip level 3 must be on the ladder, not its last level",
+        ),
+    ],
+)
+def test_a_ladder_that_does_not_fit_says_why(options, field, message):
+    error = refusal([], options)
+    assert (error.code, error.field, error.message("en")) == ("options.inconsistent", field, message)
