@@ -647,3 +647,219 @@ def test_a_figure_over_two_decks_says_how_far_over(hand, field, message):
 def test_a_ladder_that_does_not_fit_says_why(options, field, message):
     error = refusal([], options)
     assert (error.code, error.field, error.message("en")) == ("options.inconsistent", field, message)
+
+
+# ---------------------------------------------------------------- the receipt, line by line (message table, en)
+
+SHORT = {"ladder": ["2", "A"]}  # a two-level ladder: A is one step up
+
+RECEIPTS = [
+    # 35 < 80: ⌈45 / 40⌉ = 2, 对家 next
+    (
+        {},
+        [],
+        {"declarer": 0, "captured": 35},
+        [
+            "capture team's points: 35 (the bottom counts for nobody)",
+            "points 35 < 80: declaring team up ⌈(80 − 35) / 40⌉ = 2",
+            "levels: 甲·丙 4, 乙·丁 2",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
+    # 光头: ⌈75 / 40⌉ + 1 + ⌊0 / 40⌋ = 3
+    (
+        {},
+        [],
+        {"declarer": 0, "captured": 0},
+        [
+            "capture team's points: 0 (the bottom counts for nobody)",
+            "points 0 ≤ 0 (光头): declaring team up ⌈(80 − 5) / 40⌉ + 1 + ⌊0 / 40⌋ = 3",
+            "levels: 甲·丙 5, 乙·丁 2",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
+    # 100 ≥ 80 in the dead zone: 上台, no level, 下家 next
+    (
+        {},
+        [],
+        {"declarer": 0, "captured": 100},
+        [
+            "capture team's points: 100 (the bottom counts for nobody)",
+            "points 100 ≥ 80: the capture team takes over (上台), no level",
+            "levels: 甲·丙 2, 乙·丁 2",
+            "next declarer: the declarer's 下家, 乙",
+        ],
+    ),
+    # 160: ⌊80 / 40⌋ − 1 + 1 = 2
+    (
+        {},
+        [],
+        {"declarer": 0, "captured": 160},
+        [
+            "capture team's points: 160 (the bottom counts for nobody)",
+            "points 160 ≥ 80: the capture team takes over and goes up ⌊(160 − 80) / 40⌋ − 1 + 1 = 2",
+            "levels: 甲·丙 2, 乙·丁 4",
+            "next declarer: the declarer's 下家, 乙",
+        ],
+    ),
+    # 抠底, times: 2 cards each, m = 4: 35 + 40 = 75
+    (
+        {},
+        [],
+        {"declarer": 0, "captured": 35, "bottom_points": 10, "kou_di": True, "kou_cards": 2},
+        [
+            "bottom multiplier: 2 cards each in the last trick, 2 × 2 = 4",
+            "last trick (抠底): captured 35 + bottom 10 × 4 = 75",
+            "points 75 < 80: declaring team up ⌈(80 − 75) / 40⌉ = 1",
+            "levels: 甲·丙 3, 乙·丁 2",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
+    # 抠底, power of the largest unit (a pair of 4 cards): 2^2 = 4; 30 + 40 = 70
+    (
+        {"kou_multiplier": "power", "kou_count": "largest_unit"},
+        [],
+        {"declarer": 0, "captured": 30, "bottom_points": 10, "kou_di": True, "kou_cards": 4, "kou_unit": 2},
+        [
+            "bottom multiplier: largest unit 2 cards, 2^2 = 4",
+            "last trick (抠底): captured 30 + bottom 10 × 4 = 70",
+            "points 70 < 80: declaring team up ⌈(80 − 70) / 40⌉ = 1",
+            "levels: 甲·丙 3, 乙·丁 2",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
+    # 抠底, flat: × 2 whatever the last trick; 30 + 20 = 50
+    (
+        {"kou_multiplier": "flat"},
+        [],
+        {"declarer": 0, "captured": 30, "bottom_points": 10, "kou_di": True},
+        [
+            "bottom multiplier: always × 2",
+            "last trick (抠底): captured 30 + bottom 10 × 2 = 50",
+            "points 50 < 80: declaring team up ⌈(80 − 50) / 40⌉ = 1",
+            "levels: 甲·丙 3, 乙·丁 2",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
+    # failed throws, 10 each: the declaring team's two for the capture team, the capture team's one against it
+    (
+        {"shuai_penalty": 10},
+        [],
+        {"declarer": 0, "captured": 60, "penalties": [*shuai(0, 1), *shuai(2, 1), *shuai(1, 1)]},
+        [
+            "capture team's points: 60 (the bottom counts for nobody)",
+            "failed throws: declaring team 2, capture team 1, 10 each: +10 → 70",
+            "points 70 < 80: declaring team up ⌈(80 − 70) / 40⌉ = 1",
+            "levels: 甲·丙 3, 乙·丁 2",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
+    # 勾J: 甲·丙 at J go back to 9 (the ladder's first), then 乙·丁 take over +1
+    (
+        {"ladder": ["9", "10", "J", "Q", "K", "A"], "jack_back_to_two": True},
+        [{"declarer": 0, "captured": 5}],
+        {"captured": 100, "bottom_points": 10, "kou_di": True, "kou_cards": 1, "jack_kou": True},
+        [
+            "bottom multiplier: 1 cards each in the last trick, 2 × 1 = 2",
+            "last trick (抠底): captured 100 + bottom 10 × 2 = 120",
+            "points 120 ≥ 80: the capture team takes over and goes up ⌊(120 − 80) / 40⌋ − 1 + 1 = 1",
+            "勾J: 甲·丙 goes back from J to 9",
+            "levels: 甲·丙 9, 乙·丁 10",
+            "next declarer: the declarer's 下家, 丁",
+        ],
+    ),
+    # +3 on a two-level ladder: one step to A, then held (A必打: it must declare at A to win)
+    (
+        SHORT,
+        [],
+        {"declarer": 0, "captured": 0},
+        [
+            "capture team's points: 0 (the bottom counts for nobody)",
+            "points 0 ≤ 0 (光头): declaring team up ⌈(80 − 5) / 40⌉ + 1 + ⌊0 / 40⌋ = 3",
+            "甲·丙 stops at A (it must win it as declarers): up 1",
+            "levels: 甲·丙 A, 乙·丁 2",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
+    # declaring at A and promoted: wins (A必打); no next declarer
+    (
+        SHORT,
+        [{"declarer": 0, "captured": 40}],
+        {"captured": 40},
+        [
+            "capture team's points: 40 (the bottom counts for nobody)",
+            "points 40 < 80: declaring team up ⌈(80 − 40) / 40⌉ = 1",
+            "甲·丙 promoted while declaring at A (A必打): wins the game",
+            "levels: 甲·丙 A, 乙·丁 2",
+        ],
+    ),
+    # pass_ace: a promotion from A wins
+    (
+        {**SHORT, "finish": "pass_ace"},
+        [],
+        {"declarer": 0, "captured": 0},
+        [
+            "capture team's points: 0 (the bottom counts for nobody)",
+            "points 0 ≤ 0 (光头): declaring team up ⌈(80 − 5) / 40⌉ + 1 + ⌊0 / 40⌋ = 3",
+            "甲·丙 is promoted from A: wins the game",
+            "levels: 甲·丙 A, 乙·丁 2",
+        ],
+    ),
+    # must_defend 3: +3 from 2 is held at 3 (up 1)
+    (
+        {"must_defend": ["3"]},
+        [],
+        {"declarer": 0, "captured": 0},
+        [
+            "capture team's points: 0 (the bottom counts for nobody)",
+            "points 0 ≤ 0 (光头): declaring team up ⌈(80 − 5) / 40⌉ + 1 + ⌊0 / 40⌋ = 3",
+            "甲·丙 is held at 3, a level it must defend (卡关): up 1",
+            "levels: 甲·丙 3, 乙·丁 2",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
+    # no_skip 3: +3 from 2 stops on 3 (up 1)
+    (
+        {"no_skip": ["3"]},
+        [],
+        {"declarer": 0, "captured": 0},
+        [
+            "capture team's points: 0 (the bottom counts for nobody)",
+            "points 0 ≤ 0 (光头): declaring team up ⌈(80 − 5) / 40⌉ + 1 + ⌊0 / 40⌋ = 3",
+            "甲·丙 may not skip 3 and stops there: up 1",
+            "levels: 甲·丙 3, 乙·丁 2",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("options", "before", "hand", "steps"), RECEIPTS)
+def test_the_whole_receipt_line_by_line(options, before, hand, steps):
+    hands = settle(V, [*before, hand], options=options, lang="en")["hands"]
+    assert hands[-1]["steps"] == steps
+    assert hands[-1]["status"] == "scored"
+
+
+def test_six_players_pass_the_deal_to_the_declaring_teams_next_seat():
+    # 3 decks: 60 < 120, ⌈60 / 60⌉ = 1; the next declarer is seat 2 (丙), the team's next seat
+    doc = {"variant": V, "players": SIX, "hands": [{"declarer": 0, "captured": 60}]}
+    steps = session_settle(doc, lang="en")["hands"][0]["steps"]
+    assert steps[-1] == "next declarer: the declaring team's next seat, 丙"
+    # 光头 with 3 decks: ⌈115 / 60⌉ + 1 = 3 on a two-level ladder: one step to A, held there; a team of three
+    doc = {"variant": V, "players": SIX, "hands": [{"declarer": 0, "captured": 0}], "options": SHORT}
+    steps = session_settle(doc, lang="en")["hands"][0]["steps"]
+    assert "甲·丙·戊 stops at A (it must win it as declarers): up 1" in steps
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"threshold": 100}, "inconsistent options: threshold 100 must be a multiple of step 40"),
+        ({"threshold": 240}, "inconsistent options: threshold 240 is more than the 200 points of 2 decks"),
+    ],
+)
+def test_a_threshold_that_does_not_fit_says_why(options, message):
+    # two decks: step 40 (20 × 2), 200 points
+    error = refusal([], options)
+    assert (error.code, error.field, error.message("en")) == ("options.inconsistent", "options.threshold", message)
