@@ -12,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from settlement.rules.base import RulesError
+from settlement.rules.document import document_parse
 from settlement.rules.levels import LEVELS, Finish, Promotion, Stop, promote
 from settlement.rules.messages import render
 from settlement.rules.registry import VARIANTS
-from settlement.rules.session import session_settle
+from settlement.rules.session import session_play, session_settle, state_dump
 from settlement.rules.shengji import HONG5_LADDER, PRESETS, preset_description, score_levels
 
 from ..conftest import SHARED
@@ -754,6 +755,19 @@ RECEIPTS = [
             "next declarer: the declarer's partner (对家), 丙",
         ],
     ),
+    # failed throws take s below 0: 10 × (0 − 4) = −40; 光头 and one more per 40 under 0: 2 + 1 + 1 = 4
+    (
+        {"shuai_penalty": 10},
+        [],
+        {"declarer": 0, "captured": 0, "penalties": shuai(1, 4)},
+        [
+            "capture team's points: 0 (the bottom counts for nobody)",
+            "failed throws: declaring team 0, capture team 4, 10 each: −40 → -40",
+            "points -40 ≤ 0 (光头): declaring team up ⌈(80 − 5) / 40⌉ + 1 + ⌊40 / 40⌋ = 4",
+            "levels: 甲·丙 6, 乙·丁 2",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
     # 勾J: 甲·丙 at J go back to 9 (the ladder's first), then 乙·丁 take over +1
     (
         {"ladder": ["9", "10", "J", "Q", "K", "A"], "jack_back_to_two": True},
@@ -850,6 +864,27 @@ def test_six_players_pass_the_deal_to_the_declaring_teams_next_seat():
     doc = {"variant": V, "players": SIX, "hands": [{"declarer": 0, "captured": 0}], "options": SHORT}
     steps = session_settle(doc, lang="en")["hands"][0]["steps"]
     assert "甲·丙·戊 stops at A (it must win it as declarers): up 1" in steps
+    # 勾J with six: 5 captured, ⌈115 / 60⌉ = 2 takes 甲·丙·戊 from 9 to J; then 丙's 勾J sends them back to 9
+    options = {"ladder": ["9", "10", "J", "Q", "K", "A"], "jack_back_to_two": True}
+    jack = {"captured": 100, "bottom_points": 10, "kou_di": True, "kou_cards": 1, "jack_kou": True}
+    doc = {"variant": V, "players": SIX, "hands": [{"declarer": 0, "captured": 5}, jack], "options": options}
+    steps = session_settle(doc, lang="en")["hands"][1]["steps"]
+    assert "勾J: 甲·丙·戊 goes back from J to 9" in steps
+
+
+def test_the_stored_state_after_a_won_game_waits_for_nobody():
+    # a two-level ladder: 甲·丙 reach A (40: +1), then 丙 declares at A and is promoted: the game is won
+    doc = document_parse(
+        {
+            "variant": V,
+            "players": ["甲", "乙", "丙", "丁"],
+            "hands": [{"declarer": 0, "captured": 40}, {"captured": 40}],
+            "options": SHORT,
+        },
+        variants=VARIANTS,
+    )
+    played = session_play(doc).hands
+    assert [state_dump(h.state)["table"]["pending"] for h in played] == [2, None]
 
 
 @pytest.mark.parametrize(
