@@ -302,6 +302,7 @@ def test_rotation_free_declarer_and_redeals():
     result = settle(V, hands, options={"free_declarer": True})["hands"]
     assert [h["declarer"] for h in result] == [1, None, 2, 3]
     assert (result[1]["dealer"], result[1]["next_declarer"], result[1]["status"]) == (3, 3, "redeal")
+    assert result[1]["outcome"] == "redeal"
     assert [h["next_declarer"] for h in result] == [3, 3, 3, 1]
 
 
@@ -413,6 +414,14 @@ REFUSALS = [
     ([{"declarer": 0, "captured": 305}], None, 6, "points.over_deck", 1, "captured"),  # 3 decks: 300
     ([{"declarer": 0, "captured": 40, **KOU}], None, 4, "kou.cards_required", 1, "kou_cards"),
     ([{"declarer": 0, "captured": 40, **KOU}], {"kou_multiplier": "power"}, 4, "kou.cards_required", 1, "kou_cards"),
+    (
+        [{"declarer": 0, "captured": 40, **KOU, "kou_unit": 1}],
+        {"kou_multiplier": "flat"},
+        4,
+        "kou.cards_required",
+        1,
+        "kou_cards",
+    ),
     ([{"declarer": 0, "captured": 40, "kou_cards": 2}], None, 4, "kou.without_kou_di", 1, "kou_cards"),
     ([{"declarer": 0, "captured": 40, "kou_unit": 2}], None, 4, "kou.without_kou_di", 1, "kou_unit"),
     (
@@ -481,6 +490,7 @@ def test_the_edges_of_the_refusals_are_accepted():
     settle_hand(V, {"declarer": 0, "captured": 200})  # the whole deck
     settle_hand(V, {"declarer": 0, "captured": 150, "bottom_points": 50})
     settle_hand(V, {"declarer": 0, "captured": 40, **KOU, "kou_cards": 27})  # ⌊108 / 4⌋
+    settle_hand(V, {"declarer": 0, "captured": 40, **KOU, "kou_cards": 2, "kou_unit": 1})  # a unit of one card
     settle_hand(V, {"declarer": 0, "captured": 40, **KOU}, options={"kou_multiplier": "flat"})
     settle_hand(V, {"declarer": 0, "captured": 40, "jack_kou": False})  # false is the same as absent
     settle_hand(V, {"declarer": 0, "captured": 40}, options={"threshold": 200, "step": 40})
@@ -716,15 +726,15 @@ RECEIPTS = [
             "next declarer: the declarer's partner (对家), 丙",
         ],
     ),
-    # 抠底, power of the largest unit (a pair of 4 cards): 2^2 = 4; 30 + 40 = 70
+    # 抠底, power of the largest unit (a triple in 4 cards): 2^3 = 8; 0 + 5 × 8 = 40
     (
         {"kou_multiplier": "power", "kou_count": "largest_unit"},
         [],
-        {"declarer": 0, "captured": 30, "bottom_points": 10, "kou_di": True, "kou_cards": 4, "kou_unit": 2},
+        {"declarer": 0, "captured": 0, "bottom_points": 5, "kou_di": True, "kou_cards": 4, "kou_unit": 3},
         [
-            "bottom multiplier: largest unit 2 cards, 2^2 = 4",
-            "last trick (抠底): captured 30 + bottom 10 × 4 = 70",
-            "points 70 < 80: declaring team up ⌈(80 − 70) / 40⌉ = 1",
+            "bottom multiplier: largest unit 3 cards, 2^3 = 8",
+            "last trick (抠底): captured 0 + bottom 5 × 8 = 40",
+            "points 40 < 80: declaring team up ⌈(80 − 40) / 40⌉ = 1",
             "levels: 甲·丙 3, 乙·丁 2",
             "next declarer: the declarer's partner (对家), 丙",
         ],
@@ -853,6 +863,7 @@ def test_the_whole_receipt_line_by_line(options, before, hand, steps):
     hands = settle(V, [*before, hand], options=options, lang="en")["hands"]
     assert hands[-1]["steps"] == steps
     assert hands[-1]["status"] == "scored"
+    assert hands[-1]["dealer"] == hands[-1]["declarer"] is not None
 
 
 def test_six_players_pass_the_deal_to_the_declaring_teams_next_seat():
@@ -898,3 +909,28 @@ def test_a_threshold_that_does_not_fit_says_why(options, message):
     # two decks: step 40 (20 × 2), 200 points
     error = refusal([], options)
     assert (error.code, error.field, error.message("en")) == ("options.inconsistent", "options.threshold", message)
+
+
+@pytest.mark.parametrize(
+    ("hand", "options", "players", "message"),
+    [
+        ({"kou_cards": 0}, None, 4, "0 cards: must be 1–27"),  # 54 × 2 // 4
+        ({"kou_cards": 28}, None, 6, "28 cards: must be 1–27"),  # 54 × 3 // 6
+        ({"kou_cards": 2, "kou_unit": 3}, None, 4, "3 cards: must be 1–2"),
+        ({"kou_cards": 2, "kou_unit": 0}, None, 4, "0 cards: must be 1–2"),
+        (
+            {"kou_cards": 1, "jack_kou": True},
+            {"jack_back_to_two": True},
+            4,
+            "勾J needs the declaring team at J (it plays 2)",
+        ),
+    ],
+)
+def test_a_refused_last_trick_says_what_it_must_be(hand, options, players, message):
+    error = refusal([{"declarer": 0, "captured": 40, **KOU, **hand}], options, players)
+    assert error.message("en") == message
+
+
+def test_a_refused_penalty_names_its_kind():
+    error = refusal([{"declarer": 0, "captured": 40, "penalties": [{"seat": 1, "kind": "misdeal"}]}])
+    assert error.message("en") == "升级 records failed throws (shuai) only, not misdeal"
