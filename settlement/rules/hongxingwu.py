@@ -32,6 +32,7 @@ from typing import Any
 
 from .base import (
     Context,
+    Deltas,
     GameEnd,
     GameEndHow,
     HandInput,
@@ -310,10 +311,11 @@ class HongxingwuTable(LevelCarry):
         s = _points(hand, tags, steps)
         declaring = team_index(declarer)
         outcome, promoted, k = self._band(s, declaring, tags, steps)
-        moved = 0
+        deltas: Deltas = (0, 0, 0, 0)
         game_end: GameEnd | None = None
         if promoted is not None:
             moved, won = self._promote(promoted, k, promoted == declaring, steps, tags)
+            deltas = team_deltas(promoted, moved, 0)
             if won:
                 tags.append("胜")
                 game_end = GameEnd(winners=team_seats(promoted), how=GameEndHow.LEVELS)
@@ -326,7 +328,7 @@ class HongxingwuTable(LevelCarry):
             outcome=outcome,
             tags=tuple(tags),
             declarer_won=outcome is Outcome.DECLARER_UP,
-            deltas=(0, 0, 0, 0) if promoted is None else team_deltas(promoted, moved, 0),
+            deltas=deltas,
             steps=tuple(steps),
             next_dealer=next_declarer,
             levels=seat_levels(self.levels, o.ladder),

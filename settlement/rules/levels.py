@@ -57,7 +57,7 @@ def seat_levels(levels: tuple[int, int], ladder: Sequence[str] = LEVELS, players
     return tuple(ladder[levels[seat % 2]] for seat in range(players))
 
 
-def level_deltas(team: int, moved: int, players: int = 4, other: int = 0) -> Deltas:
+def level_deltas(team: int, moved: int, players: int, other: int) -> Deltas:
     """Per-seat deltas: each seat of `team` shows `moved`, the other team's seats `other`."""
     return tuple(moved if seat % 2 == team else other for seat in range(players))
 

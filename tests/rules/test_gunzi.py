@@ -9,8 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from settlement.rules.base import RulesError
+from settlement.rules.document import document_parse
 from settlement.rules.hongxingwu import LEVELS
-from settlement.rules.session import session_settle
+from settlement.rules.registry import VARIANTS
+from settlement.rules.session import session_play, session_settle, state_dump, state_load
 
 from .helpers import document, refused, settle, settle_hand
 
@@ -221,6 +223,7 @@ def test_a_pending_tribute_waits_through_redeals():
         )
         assert redeal["deltas"] == [0, 0, 0, 0]
         assert redeal["levels"] == ["4", "3", "4", "3"]
+        assert redeal["outcome"] == "redeal"
     assert hands[3]["declarer"] == 2
     assert hands[3]["deltas"] == [3, -6, 6, -3]
     assert hands[3]["totals"] == [6, -9, 9, -6]
@@ -232,6 +235,7 @@ SPECIALS = [
     ({"captured": 0}, [50, -50, 50, -50], [0, 2], True, "零分"),
     ({"captured": 0, "kou_di": True}, [50, -50, 50, -50], [0, 2], True, "零分"),
     ({"captured": 300}, [-50, 50, -50, 50], [1, 3], False, "满分"),
+    ({"declarer": 1, "captured": 300}, [50, -50, 50, -50], [0, 2], False, "满分"),  # team B declares: A gains
     ({"captured": 200, "bottom_points": 50, "kou_di": True}, [-50, 50, -50, 50], [1, 3], False, "满分"),  # 200 + 100
     ({"captured": 250, "bottom_points": 50, "kou_di": True}, [-50, 50, -50, 50], [1, 3], False, "满分"),  # 350
     # three big jokers dug out: s = 100 + 2 × 10 = 120
@@ -319,6 +323,7 @@ def test_the_special_points_option_sets_the_figure():
 def test_a_team_promoted_past_10_wins_and_shows_10():
     result = settle(V, [{"declarer": 0, "captured": 100, "bottom_jokers": {"big": 1}}], options={"first_level": "9"})
     hand = result["hands"][0]
+    assert "出锅" in hand["tags"]
     # k = 3: 9 → past 10; 3 × 3 = 9 each
     assert (hand["deltas"], hand["levels"], hand["next_declarer"]) == ([9, -9, 9, -9], ["10", "9", "10", "9"], None)
     assert (result["games"][0]["winners"], result["games"][0]["how"]) == ([0, 2], "levels")
@@ -444,6 +449,13 @@ def test_normal_tribute_may_be_written_on_a_first_hand():
 def test_it_refuses_bad_options(options, field):
     error = refusal([], options=options)
     assert (error.hand, error.field) == (None, field)
+
+
+@pytest.mark.parametrize(("first", "last"), [("10", "10"), ("J", "10")])
+def test_a_last_level_not_above_the_first_is_inconsistent(first, last):
+    error = refusal([], options={"first_level": first, "last_level": last})
+    assert (error.code, error.field) == ("options.inconsistent", "options.last_level")
+    assert error.message("en") == f"inconsistent options: last_level {last} must be above first_level {first}"
 
 
 def test_every_option_is_in_the_results():
@@ -572,6 +584,7 @@ DUG_SMALL = {"captured": 100, "bottom_points": 10, "kou_di": True, "bottom_joker
         ("both_sides", {**KEPT_BIG, "gan_guo": True}, "declarer_up", [3, -3, 3, -3], "干锅"),
         ("both_sides", {**KEPT_BIG, "bottom_points": 10, "kou_di": True}, "hold", [0, 0, 0, 0], "臭抠"),
         ("both_sides", {"captured": 130, "bottom_jokers": {"big": 3}}, "switch", [-1, 1, -1, 1], "上台"),
+        ("both_sides", {"captured": 120, "bottom_jokers": {"big": 3}}, "switch", [-1, 1, -1, 1], "上台"),
     ],
 )
 def test_triple_jokers_house_rule(triple_jokers, hand, outcome, deltas, tag):
@@ -583,3 +596,235 @@ def test_triple_jokers_house_rule(triple_jokers, hand, outcome, deltas, tag):
         winners = [0, 2] if deltas[0] > 0 else [1, 3]
         assert (got["declarer_won"], got["next_declarer"]) == (deltas[0] > 0, None)
         assert (result["games"][0]["winners"], result["games"][0]["how"]) == (winners, "special")
+
+
+# ---------------------------------------------------------------- the receipt, line by line (message table, en)
+
+NEW_GAME = "first hand of the game: no tribute"
+UP_1_TO_4 = [{"declarer": 0, "captured": 50}]  # 保底 +1 (team A at 4), T = 3 (⌊30 / 10⌋), next declarer 2
+T_0 = [{"declarer": 0, "captured": 80}]  # 保底 +1 (team A at 4), T = 0, next declarer 2
+
+RECEIPTS = [
+    # 保底 with J = 3 (k 4, 12 each); s 50 < 80: ⌊30 / 10⌋ + 3 = 6 cards, seat 1 (丙's 上家) to seat 2
+    (
+        {},
+        [],
+        {"declarer": 0, "captured": 50, "bottom_jokers": {"big": 1, "small": 1}},
+        [
+            NEW_GAME,
+            "capture team's points: 50",
+            "jokers in the bottom: 1 big × 2 + 1 small = 3",
+            "under 120, last trick kept (保底): declaring team up 1 + 3 = 4; 3 × 4 = 12 each",
+            "levels: 甲·丙 7, 乙·丁 3",
+            "next declarer: the declarer's partner (对家), 丙",
+            "next tribute: 50 under 80, the capture team pays (80 − 50) / 10 rounded down = 3 + jokers 3 = 6 cards, "
+            "乙 to 丙",
+        ],
+    ),
+    # T 3 paid 乙 → 丙; s = 100 + 2 × 10 = 120 with 抠底: 上台, k 1, 1 + 3 = 4; 120–150 without jokers: none
+    (
+        {},
+        UP_1_TO_4,
+        {"captured": 100, "bottom_points": 10, "kou_di": True},
+        [
+            "tribute 3 cards: 乙 (the 上家) pays the declarer, 丙, 3",
+            "last trick (抠底): captured 100 + bottom 10 × 2 = 120",
+            "120 or more with 抠底: the capture team takes over and goes up 1 + 0 = 1; 1 + 3 × 1 = 4 each",
+            "levels: 甲·丙 4, 乙·丁 4",
+            "next declarer: the declarer's 下家, 丁",
+            "next tribute: none (points 120, no jokers)",
+        ],
+    ),
+    # reversed: the declarer 丙 pays 乙; 205 without 抠底: 上台 for 1; over 150: ⌈55 / 10⌉ = 6, 丙 to 丁
+    (
+        {"tribute_rounding": "ceil"},
+        UP_1_TO_4,
+        {"captured": 205, "tribute": "reversed"},
+        [
+            "the payer holds three big jokers, reversed (3 cards): the declarer, 丙, pays 乙 3",
+            "capture team's points: 205",
+            "120 or more without 抠底: the capture team takes over, no level; 1 each",
+            "levels: 甲·丙 4, 乙·丁 3",
+            "next declarer: the declarer's 下家, 丁",
+            "next tribute: 205 over 150, the declaring team pays (205 − 150) / 10 rounded up = 6 + jokers 0 "
+            "= 6 cards, 丙 to 丁",
+        ],
+    ),
+    # cancelled; 臭抠 at s = 60 + 2 × 10 = 80: the buried big joker is void, so no tribute
+    (
+        {},
+        UP_1_TO_4,
+        {"captured": 60, "bottom_points": 10, "kou_di": True, "bottom_jokers": {"big": 1}, "tribute": "cancelled"},
+        [
+            "the payer's partner holds three big jokers: no tribute (was 3 cards)",
+            "last trick (抠底): captured 60 + bottom 10 × 2 = 80",
+            "jokers in the bottom: 1 big × 2 + 0 small = 2",
+            "under 120 but the capture team won the last trick (臭抠): no level, no score, buried jokers void",
+            "levels: 甲·丙 4, 乙·丁 3",
+            "next declarer: the declarer's partner (对家), 甲",
+            "next tribute: none (points 80, no jokers)",
+        ],
+    ),
+    # T 0 set; 保底 with J 1 (k 2, 6 each); 80–115: the jokers, 1 card, 丁 (甲's 上家) to 甲
+    (
+        {},
+        T_0,
+        {"captured": 100, "bottom_jokers": {"small": 1}},
+        [
+            "tribute set by the last hand: 0 cards",
+            "capture team's points: 100",
+            "jokers in the bottom: 0 big × 2 + 1 small = 1",
+            "under 120, last trick kept (保底): declaring team up 1 + 1 = 2; 3 × 2 = 6 each",
+            "levels: 甲·丙 6, 乙·丁 3",
+            "next declarer: the declarer's partner (对家), 甲",
+            "next tribute: 100 (80–115), the capture team pays the jokers, 1 cards, 丁 to 甲",
+        ],
+    ),
+    # exactly 120 without 抠底, J 2: 上台 for 1; 120–150: the declaring team pays the jokers, 2 cards, 甲 to 乙
+    (
+        {},
+        [],
+        {"declarer": 0, "captured": 120, "bottom_jokers": {"big": 1}},
+        [
+            NEW_GAME,
+            "capture team's points: 120",
+            "jokers in the bottom: 1 big × 2 + 0 small = 2",
+            "120 or more without 抠底: the capture team takes over, no level; 1 each",
+            "levels: 甲·丙 3, 乙·丁 3",
+            "next declarer: the declarer's 下家, 乙",
+            "next tribute: 120 (120–150), the declaring team pays the jokers, 2 cards, 甲 to 乙",
+        ],
+    ),
+    # 干锅: the jokers add nothing (k 1); 60 < 80: ⌊20 / 10⌋ = 2 cards
+    (
+        {},
+        [],
+        {"declarer": 0, "captured": 60, "gan_guo": True, "bottom_jokers": {"small": 3}},
+        [
+            NEW_GAME,
+            "capture team's points: 60",
+            "干锅: the bottom's jokers (0 big, 3 small) add no levels and no tribute",
+            "under 120, last trick kept (保底): declaring team up 1 + 0 = 1; 3 × 1 = 3 each",
+            "levels: 甲·丙 4, 乙·丁 3",
+            "next declarer: the declarer's partner (对家), 丙",
+            "next tribute: 60 under 80, the capture team pays (80 − 60) / 10 rounded down = 2 + jokers 0 = 2 cards, "
+            "乙 to 丙",
+        ],
+    ),
+    # past the last level: from 9, k = 1 + 2 = 3 wins (no next declarer, no tribute)
+    (
+        {"first_level": "9"},
+        [],
+        {"declarer": 0, "captured": 100, "bottom_jokers": {"big": 1}},
+        [
+            NEW_GAME,
+            "capture team's points: 100",
+            "jokers in the bottom: 1 big × 2 + 0 small = 2",
+            "under 120, last trick kept (保底): declaring team up 1 + 2 = 3; 3 × 3 = 9 each",
+            "甲·丙 goes past 10: wins the game",
+            "levels: 甲·丙 10, 乙·丁 9",
+        ],
+    ),
+    # the specials (each ends the game)
+    (
+        {},
+        [],
+        {"declarer": 0, "captured": 0},
+        [
+            NEW_GAME,
+            "capture team's points: 0",
+            "nothing captured: declaring team +50 each, capture team −50 each; the game ends",
+            "levels: 甲·丙 3, 乙·丁 3",
+        ],
+    ),
+    (
+        {},
+        [],
+        {"declarer": 0, "captured": 300},
+        [
+            NEW_GAME,
+            "capture team's points: 300",
+            "the capture team has all 300: +50 each, declaring team −50 each; the game ends",
+            "levels: 甲·丙 3, 乙·丁 3",
+        ],
+    ),
+    (
+        {},
+        [],
+        {"declarer": 0, "captured": 100, "bottom_points": 10, "kou_di": True, "bottom_jokers": {"big": 3}},
+        [
+            NEW_GAME,
+            "last trick (抠底): captured 100 + bottom 10 × 2 = 120",
+            "jokers in the bottom: 3 big × 2 + 0 small = 6",
+            "three big jokers dug out with 120 or more: capture team +50 each, declaring team −50 each; the game ends",
+            "levels: 甲·丙 3, 乙·丁 3",
+        ],
+    ),
+    (
+        {"triple_jokers": "both_sides_small"},
+        [],
+        {"declarer": 0, **DUG_SMALL},
+        [
+            NEW_GAME,
+            "last trick (抠底): captured 100 + bottom 10 × 2 = 120",
+            "jokers in the bottom: 0 big × 2 + 3 small = 3",
+            "three small jokers (counted as big ones) dug out with 120 or more: capture team +50 each, "
+            "declaring team −50 each; the game ends",
+            "levels: 甲·丙 3, 乙·丁 3",
+        ],
+    ),
+    (
+        {"triple_jokers": "both_sides"},
+        [],
+        {"declarer": 0, **KEPT_BIG},
+        [
+            NEW_GAME,
+            "capture team's points: 60",
+            "jokers in the bottom: 3 big × 2 + 0 small = 6",
+            "three big jokers kept in the bottom with under 120: declaring team +50 each, capture team −50 each; "
+            "the game ends",
+            "levels: 甲·丙 3, 乙·丁 3",
+        ],
+    ),
+    (
+        {"triple_jokers": "both_sides_small"},
+        [],
+        {"declarer": 0, **KEPT_SMALL},
+        [
+            NEW_GAME,
+            "capture team's points: 60",
+            "jokers in the bottom: 0 big × 2 + 3 small = 3",
+            "three small jokers (counted as big ones) kept in the bottom with under 120: declaring team +50 each, "
+            "capture team −50 each; the game ends",
+            "levels: 甲·丙 3, 乙·丁 3",
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("options", "before", "hand", "steps"), RECEIPTS)
+def test_the_whole_receipt_line_by_line(options, before, hand, steps):
+    hands = settle(V, [*before, hand], options=options, lang="en")["hands"]
+    assert hands[-1]["steps"] == steps
+    assert hands[-1]["status"] == "scored"
+    assert ("抠底" in hands[-1]["tags"]) is bool(hand.get("kou_di"))
+
+
+def _parsed(hands: list[dict[str, Any]], first_hand: int = 1) -> Any:
+    doc = {"variant": V, "players": ["甲", "乙", "丙", "丁"], "hands": hands}
+    return document_parse(doc, variants=VARIANTS, first_hand=first_hand)
+
+
+def test_a_hand_played_on_from_the_stored_state_pays_the_tribute_it_carries():
+    # hand 1 sets T = 3 (50 < 80); hand 2, played on from the stored state, pays it: 保底 +3, seat 1 → seat 2 three
+    first, second = {"declarer": 0, "captured": 50}, {"captured": 100}
+    stored = state_dump(session_play(_parsed([first])).state)
+    assert (stored["table"]["tribute_cards"], stored["table"]["pending"]) == (3, 2)
+    resumed = session_play(_parsed([second], first_hand=2), state=state_load(stored))
+    assert resumed.hands[-1].result.deltas == (3, -6, 6, -3)
+
+
+def test_the_stored_state_after_a_won_game_waits_for_nobody():
+    # a special ends the game: no pending declarer and no tribute carried into the next game
+    stored = state_dump(session_play(_parsed([{"declarer": 0, "captured": 0}])).state)
+    assert (stored["table"]["pending"], stored["table"]["tribute_cards"]) == (None, None)

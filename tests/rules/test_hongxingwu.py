@@ -9,8 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from settlement.rules.base import RulesError, SeatName
+from settlement.rules.document import document_parse
 from settlement.rules.hongxingwu import LEVELS, HongxingwuOptions, kou_shape_entries
-from settlement.rules.session import session_settle
+from settlement.rules.registry import VARIANTS
+from settlement.rules.session import session_play, session_settle, state_dump, state_load
 
 from .helpers import document, refused, settle, settle_hand
 
@@ -509,3 +511,267 @@ def test_capture_base_gives_levels_from_the_switch(captured, deltas):
     table = {"up": [[0, 8], [5, 6], [20, 5], [40, 4], [60, 3], [80, 2], [100, 1]], "switch": 120, "step": 20}
     options = {"level_table": {**table, "capture_base": 1}}
     assert settle_hand(V, {"declarer": 0, "captured": captured}, options=options)["deltas"] == deltas
+
+
+# ---------------------------------------------------------------- the receipt, line by line (message table, en)
+
+
+RECEIPTS = [
+    # 60: the 60–75 band, the declaring team up 3 (2 → 5), its 对家 declares next.
+    (
+        {},
+        {"declarer": 0, "captured": 60},
+        [
+            "capture team's points: 60",
+            "points 60–75: declaring team up 3",
+            "levels: 甲·丙 5, 乙·丁 2",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
+    # 120: 上台 without a level, the declarer's 下家 declares next.
+    (
+        {},
+        {"declarer": 0, "captured": 120},
+        [
+            "capture team's points: 120",
+            "points 120–135: the capture team takes over (上台), no level",
+            "levels: 甲·丙 2, 乙·丁 2",
+            "next declarer: the declarer's 下家, 乙",
+        ],
+    ),
+    # 0 from Q: +8 stops at A after 2 steps (A必打); a band of one value reads as that value.
+    (
+        {"start_level": "Q"},
+        {"declarer": 0, "captured": 0},
+        [
+            "capture team's points: 0",
+            "points 0: declaring team up 8",
+            "甲·丙 stops at A: up 2",
+            "levels: 甲·丙 A, 乙·丁 Q",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
+    # 140 from A (A必打): the capture team, at A already, takes over +1 and stays at A.
+    (
+        {"start_level": "A"},
+        {"declarer": 0, "captured": 140},
+        [
+            "capture team's points: 140",
+            "points 140–155: the capture team takes over and goes up 1",
+            "乙·丁 is at A already and stays at A",
+            "levels: 甲·丙 A, 乙·丁 A",
+            "next declarer: the declarer's 下家, 乙",
+        ],
+    ),
+    # 100 from A (A必打): the declaring team at A is promoted: it wins; no next declarer.
+    (
+        {"start_level": "A"},
+        {"declarer": 0, "captured": 100},
+        [
+            "capture team's points: 100",
+            "points 100–115: declaring team up 1",
+            "甲·丙 promoted while declaring at A (A必打): wins the game",
+            "levels: 甲·丙 A, 乙·丁 A",
+        ],
+    ),
+    # 140 from A (pass_ace): the capture team's promotion goes past A: it wins.
+    (
+        {"start_level": "A", "finish": "pass_ace"},
+        {"declarer": 0, "captured": 140},
+        [
+            "capture team's points: 140",
+            "points 140–155: the capture team takes over and goes up 1",
+            "乙·丁 goes past A: wins the game",
+            "levels: 甲·丙 A, 乙·丁 A",
+        ],
+    ),
+    # pass_ace at A, the declaring team promoted: it wins too, worded as passing A.
+    (
+        {"start_level": "A", "finish": "pass_ace"},
+        {"declarer": 1, "captured": 100},
+        [
+            "capture team's points: 100",
+            "points 100–115: declaring team up 1",
+            "乙·丁 goes past A: wins the game",
+            "levels: 甲·丙 A, 乙·丁 A",
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("options", "hand", "steps"), RECEIPTS)
+def test_the_whole_receipt_line_by_line(options, hand, steps):
+    assert settle_hand(V, hand, options=options, lang="en")["steps"] == steps
+
+
+def test_a_club_ladder_names_the_levels_in_the_receipt_and_on_a_redeal():
+    # the 紅5 ladder skips 3: +1 (s = 100) from 2 is 4, and the redeal after it shows 4 too.
+    ladder = ["2", "4", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    hands = settle(V, [{"declarer": 0, "captured": 100}, {"redeal": "all_pass"}], options={"ladder": ladder}, lang="en")
+    first, redeal = hands["hands"]
+    assert "levels: 甲·丙 4, 乙·丁 2" in first["steps"]
+    assert first["levels"] == redeal["levels"] == ["4", "2", "4", "2"]
+
+
+def test_the_stored_state_waits_for_the_same_declarer_as_the_hand_names():
+    # after each hand the resumable state's pending declarer is the hand's next_declarer: none once a game is won
+    hands = [{"declarer": 0, "captured": 100}, {"captured": 100}, {"declarer": 1, "captured": 120}]
+    doc = document_parse(
+        {"variant": V, "players": ["甲", "乙", "丙", "丁"], "hands": hands, "options": {"start_level": "K"}},
+        variants=VARIANTS,
+    )
+    played = session_play(doc).hands
+    pending = [state_dump(h.state)["table"]["pending"] for h in played]
+    assert pending == [2, None, 2]
+
+
+# ---------------------------------------------------------------- what a refused option says (message table, en)
+
+
+FULL_TABLE = {"up": [[0, 8], [5, 6], [20, 5], [40, 4], [60, 3], [80, 2], [100, 1]], "switch": 120, "step": 20}
+
+
+@pytest.mark.parametrize(
+    ("options", "field", "message"),
+    [
+        ({"level_table": []}, "options.level_table", 'must be: {"up": [[0, 8], …], "switch": 120, "step": 20}'),
+        (
+            {"level_table": {**FULL_TABLE, "base": 1}},
+            "options.level_table.base",
+            "must be: one of up, switch, step, capture_base",
+        ),
+        ({"level_table": {"up": [[0, 8]], "step": 20}}, "options.level_table.switch", "must be: present"),
+        (
+            {"level_table": {"up": [], "switch": 120, "step": 20}},
+            "options.level_table.up",
+            "must be: a non-empty list of [lowest s, levels] pairs",
+        ),
+        (
+            {"level_table": {"up": [[0]], "switch": 120, "step": 20}},
+            "options.level_table.up[0]",
+            "must be: [lowest s, levels]",
+        ),
+        (
+            {"level_table": {"up": [[0, 8], 20], "switch": 120, "step": 20}},
+            "options.level_table.up[1]",
+            "must be: [lowest s, levels]",
+        ),
+        (
+            {"level_table": {"up": [[0, 0]], "switch": 120, "step": 20}},
+            "options.level_table.up[0][1]",
+            "must be: integer ≥ 1",
+        ),
+        (
+            {"level_table": {"up": [[5, 8]], "switch": 120, "step": 20}},
+            "options.level_table.up[0][0]",
+            "must be: 0 (the first band starts at 0)",
+        ),
+        (
+            {"level_table": {"up": [[0, 8], [0, 6]], "switch": 120, "step": 20}},
+            "options.level_table.up[1][0]",
+            "must be: more than 0",
+        ),
+        (
+            {"level_table": {"up": [[0, 8], [7, 6]], "switch": 120, "step": 20}},
+            "options.level_table.up[1][0]",
+            "must be: integer ≥ 0, a multiple of 5",
+        ),
+        (
+            {"level_table": {"up": [[0, 8], [40, 4], [80, 2], [100, 1]], "switch": 100, "step": 20}},
+            "options.level_table.switch",
+            "must be: more than 100, the last band's lowest s",
+        ),
+        (
+            {"level_table": {"up": [[0, 8]], "switch": 7, "step": 20}},
+            "options.level_table.switch",
+            "must be: integer ≥ 5, a multiple of 5",
+        ),
+        (
+            {"level_table": {"up": [[0, 8]], "switch": 120, "step": 0}},
+            "options.level_table.step",
+            "must be: integer ≥ 5, a multiple of 5",
+        ),
+        (
+            {"level_table": {**FULL_TABLE, "capture_base": 101}},
+            "options.level_table.capture_base",
+            "must be: integer 0–100",
+        ),
+        (
+            {"kou_shapes": {}},
+            "options.kou_shapes",
+            'must be: object from shape to multiplier, e.g. {"single": 2, "pair": 4}',
+        ),
+        (
+            {"kou_shapes": "single"},
+            "options.kou_shapes",
+            'must be: object from shape to multiplier, e.g. {"single": 2, "pair": 4}',
+        ),
+        ({"kou_shapes": {" ": 2}}, "options.kou_shapes", "must be: shape names must be non-empty"),
+        ({"kou_shapes": {"single": 0}}, "options.kou_shapes.single", "must be: a power of two ≥ 2"),
+        ({"kou_shapes": {"single": 3}}, "options.kou_shapes.single", "must be: a power of two ≥ 2"),
+        ({"kou_shapes": {"single": 2, "triple": 6}}, "options.kou_shapes.triple", "must be: a power of two ≥ 2"),
+    ],
+)
+def test_a_refused_option_names_its_field_and_says_what_it_must_be(options, field, message):
+    error = refusal([], options=options)
+    assert (error.code, error.hand, error.field, error.message("en")) == ("option.invalid", None, field, message)
+
+
+@pytest.mark.parametrize(
+    ("captured", "outcome", "deltas"),
+    [(0, "declarer_up", [2, 0, 2, 0]), (5, "switch", [0, 0, 0, 0]), (10, "capture_up", [0, 1, 0, 1])],
+)
+def test_the_smallest_switch_and_step_the_level_table_takes(captured, outcome, deltas):
+    # switch 5 and step 5 are the least multiples of 5 it accepts: 0 +2, 5 上台, 10 上台 +1
+    table = {"up": [[0, 2]], "switch": 5, "step": 5}
+    hand = settle_hand(V, {"declarer": 0, "captured": captured}, options={"level_table": table})
+    assert (hand["outcome"], hand["deltas"]) == (outcome, deltas)
+
+
+def test_the_largest_capture_base_is_taken_and_kept_in_the_results():
+    # capture_base 100 (integer 0–100): 上台 at 120 gives 100 levels, stopped at A: 2 → A is 12
+    table = {**FULL_TABLE, "capture_base": 100}
+    result = settle(V, [{"declarer": 0, "captured": 120}], options={"level_table": table})
+    assert result["hands"][0]["deltas"] == [0, 12, 0, 12]
+    assert result["options"]["level_table"] == table
+
+
+def test_a_shape_without_a_label_is_offered_by_its_name():
+    entries = kou_shape_entries(HongxingwuOptions(kou_shapes={"single": 2, "two_pairs": 8}), "en")
+    assert [(e["shape"], e["label"], e["multiplier"]) for e in entries] == [
+        ("single", "single", 2),
+        ("two_pairs", "two_pairs", 8),
+    ]
+
+
+def test_the_receipt_names_a_free_declarer_and_a_redeal():
+    # hand 2: seat 1 declares where the rotation says seat 2 (丙); hand 3 is thrown in (all passed)
+    hands = settle(
+        V,
+        [{"declarer": 0, "captured": 80}, {"declarer": 1, "captured": 60}, {"redeal": "all_pass"}],
+        options={"free_declarer": True},
+        lang="en",
+    )["hands"]
+    assert hands[1]["steps"][0] == "free declarer: 乙 (rotation: 丙)"
+    assert hands[2]["steps"] == ["redealt (all passed), no score"]
+
+
+def test_a_start_level_off_the_ladder_says_so():
+    error = refusal([], options={"ladder": ["4", "A"]})
+    assert (error.code, error.field) == ("options.inconsistent", "options.start_level")
+    assert error.message("en") == "inconsistent options: start_level 2 is not on the ladder"
+
+
+def test_a_hand_played_on_from_the_stored_state_starts_from_both_teams_levels():
+    # hand 1: 甲·丙 up 3 (60) to 5, 乙·丁 still at 2; hand 2, played on from the stored state by 丙: 上台 +1 (140),
+    # so 乙·丁 go 2 → 3 while 甲·丙 stay at 5
+    players = ["甲", "乙", "丙", "丁"]
+    first = document_parse(
+        {"variant": V, "players": players, "hands": [{"declarer": 0, "captured": 60}]}, variants=VARIANTS
+    )
+    stored = state_dump(session_play(first).state)
+    second = document_parse(
+        {"variant": V, "players": players, "hands": [{"captured": 140}]}, variants=VARIANTS, first_hand=2
+    )
+    hand = session_play(second, state=state_load(stored)).hands[-1]
+    assert hand.result.levels == ("5", "3", "5", "3")

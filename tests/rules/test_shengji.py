@@ -12,11 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from settlement.rules.base import RulesError
-from settlement.rules.levels import LEVELS, Finish, Stop, promote
+from settlement.rules.document import document_parse
+from settlement.rules.levels import LEVELS, Finish, Promotion, Stop, promote
 from settlement.rules.messages import render
 from settlement.rules.registry import VARIANTS
-from settlement.rules.session import session_settle
-from settlement.rules.shengji import PRESETS, preset_description, score_levels
+from settlement.rules.session import session_play, session_settle, state_dump
+from settlement.rules.shengji import HONG5_LADDER, PRESETS, preset_description, score_levels
 
 from ..conftest import SHARED
 from .helpers import settle, settle_hand
@@ -301,6 +302,7 @@ def test_rotation_free_declarer_and_redeals():
     result = settle(V, hands, options={"free_declarer": True})["hands"]
     assert [h["declarer"] for h in result] == [1, None, 2, 3]
     assert (result[1]["dealer"], result[1]["next_declarer"], result[1]["status"]) == (3, 3, "redeal")
+    assert result[1]["outcome"] == "redeal"
     assert [h["next_declarer"] for h in result] == [3, 3, 3, 1]
 
 
@@ -412,6 +414,14 @@ REFUSALS = [
     ([{"declarer": 0, "captured": 305}], None, 6, "points.over_deck", 1, "captured"),  # 3 decks: 300
     ([{"declarer": 0, "captured": 40, **KOU}], None, 4, "kou.cards_required", 1, "kou_cards"),
     ([{"declarer": 0, "captured": 40, **KOU}], {"kou_multiplier": "power"}, 4, "kou.cards_required", 1, "kou_cards"),
+    (
+        [{"declarer": 0, "captured": 40, **KOU, "kou_unit": 1}],
+        {"kou_multiplier": "flat"},
+        4,
+        "kou.cards_required",
+        1,
+        "kou_cards",
+    ),
     ([{"declarer": 0, "captured": 40, "kou_cards": 2}], None, 4, "kou.without_kou_di", 1, "kou_cards"),
     ([{"declarer": 0, "captured": 40, "kou_unit": 2}], None, 4, "kou.without_kou_di", 1, "kou_unit"),
     (
@@ -480,6 +490,7 @@ def test_the_edges_of_the_refusals_are_accepted():
     settle_hand(V, {"declarer": 0, "captured": 200})  # the whole deck
     settle_hand(V, {"declarer": 0, "captured": 150, "bottom_points": 50})
     settle_hand(V, {"declarer": 0, "captured": 40, **KOU, "kou_cards": 27})  # ⌊108 / 4⌋
+    settle_hand(V, {"declarer": 0, "captured": 40, **KOU, "kou_cards": 2, "kou_unit": 1})  # a unit of one card
     settle_hand(V, {"declarer": 0, "captured": 40, **KOU}, options={"kou_multiplier": "flat"})
     settle_hand(V, {"declarer": 0, "captured": 40, "jack_kou": False})  # false is the same as absent
     settle_hand(V, {"declarer": 0, "captured": 40}, options={"threshold": 200, "step": 40})
@@ -563,3 +574,363 @@ def test_levels_and_totals_are_the_sums_of_the_deltas(hands, defend, no_skip, fi
             assert h["deltas"][0] == h["deltas"][2] and h["deltas"][1] == h["deltas"][3]
         assert game["totals"] == running
     assert result["totals"] == [sum(g["totals"][s] for g in result["games"]) for s in range(4)]
+
+
+# ---------------------------------------------------------------- levels.py, read whole (shengji.md, Promotion)
+
+
+@pytest.mark.parametrize(
+    ("level", "k", "declaring", "finish", "gates", "promotion"),
+    [
+        # declaring at A (12) and promoted: wins, moving 0 (A必打, step 1)
+        (12, 1, True, Finish.MUST_PLAY_ACE, {}, Promotion(start=12, end=12, won=True, stop=None)),
+        # a capture team from K: one step to A, then held there (it must declare at A to win)
+        (11, 3, False, Finish.MUST_PLAY_ACE, {}, Promotion(start=11, end=12, won=False, stop=Stop.LAST)),
+        # pass_ace: any promotion from A wins
+        (10, 5, False, Finish.PASS_ACE, {}, Promotion(start=10, end=12, won=True, stop=None)),
+        # a capture team at a must_defend level does not leave it (step 2)
+        (
+            3,
+            2,
+            False,
+            Finish.PASS_ACE,
+            {"must_defend": (3,)},
+            Promotion(start=3, end=3, won=False, stop=Stop.MUST_DEFEND),
+        ),
+        # a no_skip level stops a promotion that reaches it after its first step (step 3)
+        (7, 3, True, Finish.MUST_PLAY_ACE, {"no_skip": (8,)}, Promotion(start=7, end=8, won=False, stop=Stop.NO_SKIP)),
+        # nothing in the way: all k levels
+        (0, 3, True, Finish.MUST_PLAY_ACE, {}, Promotion(start=0, end=3, won=False, stop=None)),
+    ],
+)
+def test_a_promotion_says_where_it_ended_whether_it_won_and_why_it_stopped(
+    level, k, declaring, finish, gates, promotion
+):
+    assert promote(level, k, declaring=declaring, last=12, finish=finish, **gates) == promotion
+
+
+def test_six_players_see_teams_of_three_in_the_receipt_and_on_a_redeal():
+    # 3 decks: T 120, step 60; 60 captured: ⌈60 / 60⌉ = 1 for 甲·丙·戊 (2 → 3); the redeal keeps the six levels
+    hands = session_settle(
+        {"variant": V, "players": SIX, "hands": [{"declarer": 0, "captured": 60}, {"redeal": "all_pass"}]}, lang="en"
+    )["hands"]
+    assert "levels: 甲·丙·戊 3, 乙·丁·己 2" in hands[0]["steps"]
+    assert hands[1]["levels"] == ["3", "2", "3", "2", "3", "2"]
+
+
+@pytest.mark.parametrize(
+    ("hand", "field", "message"),
+    [
+        ({"declarer": 0, "captured": 205}, "captured", "205 points are more than the deck's 200"),
+        (
+            {"declarer": 0, "captured": 150, "bottom_points": 55},
+            "bottom_points",
+            "205 points are more than the deck's 200",
+        ),
+    ],
+)
+def test_a_figure_over_two_decks_says_how_far_over(hand, field, message):
+    # two decks are 200 points: captured alone, or captured + the bottom
+    error = refusal([hand])
+    assert (error.code, error.field, error.message("en")) == ("points.over_deck", field, message)
+
+
+@pytest.mark.parametrize(
+    ("options", "field", "message"),
+    [
+        (
+            {"ladder": ["4", "2", "A"]},
+            "options.ladder",
+            "inconsistent options: ladder must rise strictly, at least 2 levels",
+        ),
+        (
+            {"must_defend": ["A"]},
+            "options.must_defend",
+            "inconsistent options: must_defend level A must be on the ladder, not its last level",
+        ),
+        (
+            {"ladder": HONG5_LADDER, "no_skip": ["3"]},
+            "options.no_skip",
+            "inconsistent options: no_skip level 3 must be on the ladder, not its last level",
+        ),
+    ],
+)
+def test_a_ladder_that_does_not_fit_says_why(options, field, message):
+    error = refusal([], options)
+    assert (error.code, error.field, error.message("en")) == ("options.inconsistent", field, message)
+
+
+# ---------------------------------------------------------------- the receipt, line by line (message table, en)
+
+SHORT = {"ladder": ["2", "A"]}  # a two-level ladder: A is one step up
+
+RECEIPTS = [
+    # 35 < 80: ⌈45 / 40⌉ = 2, 对家 next
+    (
+        {},
+        [],
+        {"declarer": 0, "captured": 35},
+        [
+            "capture team's points: 35 (the bottom counts for nobody)",
+            "points 35 < 80: declaring team up ⌈(80 − 35) / 40⌉ = 2",
+            "levels: 甲·丙 4, 乙·丁 2",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
+    # 光头: ⌈75 / 40⌉ + 1 + ⌊0 / 40⌋ = 3
+    (
+        {},
+        [],
+        {"declarer": 0, "captured": 0},
+        [
+            "capture team's points: 0 (the bottom counts for nobody)",
+            "points 0 ≤ 0 (光头): declaring team up ⌈(80 − 5) / 40⌉ + 1 + ⌊0 / 40⌋ = 3",
+            "levels: 甲·丙 5, 乙·丁 2",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
+    # 100 ≥ 80 in the dead zone: 上台, no level, 下家 next
+    (
+        {},
+        [],
+        {"declarer": 0, "captured": 100},
+        [
+            "capture team's points: 100 (the bottom counts for nobody)",
+            "points 100 ≥ 80: the capture team takes over (上台), no level",
+            "levels: 甲·丙 2, 乙·丁 2",
+            "next declarer: the declarer's 下家, 乙",
+        ],
+    ),
+    # 160: ⌊80 / 40⌋ − 1 + 1 = 2
+    (
+        {},
+        [],
+        {"declarer": 0, "captured": 160},
+        [
+            "capture team's points: 160 (the bottom counts for nobody)",
+            "points 160 ≥ 80: the capture team takes over and goes up ⌊(160 − 80) / 40⌋ − 1 + 1 = 2",
+            "levels: 甲·丙 2, 乙·丁 4",
+            "next declarer: the declarer's 下家, 乙",
+        ],
+    ),
+    # 抠底, times: 2 cards each, m = 4: 35 + 40 = 75
+    (
+        {},
+        [],
+        {"declarer": 0, "captured": 35, "bottom_points": 10, "kou_di": True, "kou_cards": 2},
+        [
+            "bottom multiplier: 2 cards each in the last trick, 2 × 2 = 4",
+            "last trick (抠底): captured 35 + bottom 10 × 4 = 75",
+            "points 75 < 80: declaring team up ⌈(80 − 75) / 40⌉ = 1",
+            "levels: 甲·丙 3, 乙·丁 2",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
+    # 抠底, power of the largest unit (a triple in 4 cards): 2^3 = 8; 0 + 5 × 8 = 40
+    (
+        {"kou_multiplier": "power", "kou_count": "largest_unit"},
+        [],
+        {"declarer": 0, "captured": 0, "bottom_points": 5, "kou_di": True, "kou_cards": 4, "kou_unit": 3},
+        [
+            "bottom multiplier: largest unit 3 cards, 2^3 = 8",
+            "last trick (抠底): captured 0 + bottom 5 × 8 = 40",
+            "points 40 < 80: declaring team up ⌈(80 − 40) / 40⌉ = 1",
+            "levels: 甲·丙 3, 乙·丁 2",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
+    # 抠底, flat: × 2 whatever the last trick; 30 + 20 = 50
+    (
+        {"kou_multiplier": "flat"},
+        [],
+        {"declarer": 0, "captured": 30, "bottom_points": 10, "kou_di": True},
+        [
+            "bottom multiplier: always × 2",
+            "last trick (抠底): captured 30 + bottom 10 × 2 = 50",
+            "points 50 < 80: declaring team up ⌈(80 − 50) / 40⌉ = 1",
+            "levels: 甲·丙 3, 乙·丁 2",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
+    # failed throws, 10 each: the declaring team's two for the capture team, the capture team's one against it
+    (
+        {"shuai_penalty": 10},
+        [],
+        {"declarer": 0, "captured": 60, "penalties": [*shuai(0, 1), *shuai(2, 1), *shuai(1, 1)]},
+        [
+            "capture team's points: 60 (the bottom counts for nobody)",
+            "failed throws: declaring team 2, capture team 1, 10 each: +10 → 70",
+            "points 70 < 80: declaring team up ⌈(80 − 70) / 40⌉ = 1",
+            "levels: 甲·丙 3, 乙·丁 2",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
+    # failed throws take s below 0: 10 × (0 − 4) = −40; 光头 and one more per 40 under 0: 2 + 1 + 1 = 4
+    (
+        {"shuai_penalty": 10},
+        [],
+        {"declarer": 0, "captured": 0, "penalties": shuai(1, 4)},
+        [
+            "capture team's points: 0 (the bottom counts for nobody)",
+            "failed throws: declaring team 0, capture team 4, 10 each: −40 → -40",
+            "points -40 ≤ 0 (光头): declaring team up ⌈(80 − 5) / 40⌉ + 1 + ⌊40 / 40⌋ = 4",
+            "levels: 甲·丙 6, 乙·丁 2",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
+    # 勾J: 甲·丙 at J go back to 9 (the ladder's first), then 乙·丁 take over +1
+    (
+        {"ladder": ["9", "10", "J", "Q", "K", "A"], "jack_back_to_two": True},
+        [{"declarer": 0, "captured": 5}],
+        {"captured": 100, "bottom_points": 10, "kou_di": True, "kou_cards": 1, "jack_kou": True},
+        [
+            "bottom multiplier: 1 cards each in the last trick, 2 × 1 = 2",
+            "last trick (抠底): captured 100 + bottom 10 × 2 = 120",
+            "points 120 ≥ 80: the capture team takes over and goes up ⌊(120 − 80) / 40⌋ − 1 + 1 = 1",
+            "勾J: 甲·丙 goes back from J to 9",
+            "levels: 甲·丙 9, 乙·丁 10",
+            "next declarer: the declarer's 下家, 丁",
+        ],
+    ),
+    # +3 on a two-level ladder: one step to A, then held (A必打: it must declare at A to win)
+    (
+        SHORT,
+        [],
+        {"declarer": 0, "captured": 0},
+        [
+            "capture team's points: 0 (the bottom counts for nobody)",
+            "points 0 ≤ 0 (光头): declaring team up ⌈(80 − 5) / 40⌉ + 1 + ⌊0 / 40⌋ = 3",
+            "甲·丙 stops at A (it must win it as declarers): up 1",
+            "levels: 甲·丙 A, 乙·丁 2",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
+    # declaring at A and promoted: wins (A必打); no next declarer
+    (
+        SHORT,
+        [{"declarer": 0, "captured": 40}],
+        {"captured": 40},
+        [
+            "capture team's points: 40 (the bottom counts for nobody)",
+            "points 40 < 80: declaring team up ⌈(80 − 40) / 40⌉ = 1",
+            "甲·丙 promoted while declaring at A (A必打): wins the game",
+            "levels: 甲·丙 A, 乙·丁 2",
+        ],
+    ),
+    # pass_ace: a promotion from A wins
+    (
+        {**SHORT, "finish": "pass_ace"},
+        [],
+        {"declarer": 0, "captured": 0},
+        [
+            "capture team's points: 0 (the bottom counts for nobody)",
+            "points 0 ≤ 0 (光头): declaring team up ⌈(80 − 5) / 40⌉ + 1 + ⌊0 / 40⌋ = 3",
+            "甲·丙 is promoted from A: wins the game",
+            "levels: 甲·丙 A, 乙·丁 2",
+        ],
+    ),
+    # must_defend 3: +3 from 2 is held at 3 (up 1)
+    (
+        {"must_defend": ["3"]},
+        [],
+        {"declarer": 0, "captured": 0},
+        [
+            "capture team's points: 0 (the bottom counts for nobody)",
+            "points 0 ≤ 0 (光头): declaring team up ⌈(80 − 5) / 40⌉ + 1 + ⌊0 / 40⌋ = 3",
+            "甲·丙 is held at 3, a level it must defend (卡关): up 1",
+            "levels: 甲·丙 3, 乙·丁 2",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
+    # no_skip 3: +3 from 2 stops on 3 (up 1)
+    (
+        {"no_skip": ["3"]},
+        [],
+        {"declarer": 0, "captured": 0},
+        [
+            "capture team's points: 0 (the bottom counts for nobody)",
+            "points 0 ≤ 0 (光头): declaring team up ⌈(80 − 5) / 40⌉ + 1 + ⌊0 / 40⌋ = 3",
+            "甲·丙 may not skip 3 and stops there: up 1",
+            "levels: 甲·丙 3, 乙·丁 2",
+            "next declarer: the declarer's partner (对家), 丙",
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("options", "before", "hand", "steps"), RECEIPTS)
+def test_the_whole_receipt_line_by_line(options, before, hand, steps):
+    hands = settle(V, [*before, hand], options=options, lang="en")["hands"]
+    assert hands[-1]["steps"] == steps
+    assert hands[-1]["status"] == "scored"
+    assert hands[-1]["dealer"] == hands[-1]["declarer"] is not None
+
+
+def test_six_players_pass_the_deal_to_the_declaring_teams_next_seat():
+    # 3 decks: 60 < 120, ⌈60 / 60⌉ = 1; the next declarer is seat 2 (丙), the team's next seat
+    doc = {"variant": V, "players": SIX, "hands": [{"declarer": 0, "captured": 60}]}
+    steps = session_settle(doc, lang="en")["hands"][0]["steps"]
+    assert steps[-1] == "next declarer: the declaring team's next seat, 丙"
+    # 光头 with 3 decks: ⌈115 / 60⌉ + 1 = 3 on a two-level ladder: one step to A, held there; a team of three
+    doc = {"variant": V, "players": SIX, "hands": [{"declarer": 0, "captured": 0}], "options": SHORT}
+    steps = session_settle(doc, lang="en")["hands"][0]["steps"]
+    assert "甲·丙·戊 stops at A (it must win it as declarers): up 1" in steps
+    # 勾J with six: 5 captured, ⌈115 / 60⌉ = 2 takes 甲·丙·戊 from 9 to J; then 丙's 勾J sends them back to 9
+    options = {"ladder": ["9", "10", "J", "Q", "K", "A"], "jack_back_to_two": True}
+    jack = {"captured": 100, "bottom_points": 10, "kou_di": True, "kou_cards": 1, "jack_kou": True}
+    doc = {"variant": V, "players": SIX, "hands": [{"declarer": 0, "captured": 5}, jack], "options": options}
+    steps = session_settle(doc, lang="en")["hands"][1]["steps"]
+    assert "勾J: 甲·丙·戊 goes back from J to 9" in steps
+
+
+def test_the_stored_state_after_a_won_game_waits_for_nobody():
+    # a two-level ladder: 甲·丙 reach A (40: +1), then 丙 declares at A and is promoted: the game is won
+    doc = document_parse(
+        {
+            "variant": V,
+            "players": ["甲", "乙", "丙", "丁"],
+            "hands": [{"declarer": 0, "captured": 40}, {"captured": 40}],
+            "options": SHORT,
+        },
+        variants=VARIANTS,
+    )
+    played = session_play(doc).hands
+    assert [state_dump(h.state)["table"]["pending"] for h in played] == [2, None]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"threshold": 100}, "inconsistent options: threshold 100 must be a multiple of step 40"),
+        ({"threshold": 240}, "inconsistent options: threshold 240 is more than the 200 points of 2 decks"),
+    ],
+)
+def test_a_threshold_that_does_not_fit_says_why(options, message):
+    # two decks: step 40 (20 × 2), 200 points
+    error = refusal([], options)
+    assert (error.code, error.field, error.message("en")) == ("options.inconsistent", "options.threshold", message)
+
+
+@pytest.mark.parametrize(
+    ("hand", "options", "players", "message"),
+    [
+        ({"kou_cards": 0}, None, 4, "0 cards: must be 1–27"),  # 54 × 2 // 4
+        ({"kou_cards": 28}, None, 6, "28 cards: must be 1–27"),  # 54 × 3 // 6
+        ({"kou_cards": 2, "kou_unit": 3}, None, 4, "3 cards: must be 1–2"),
+        ({"kou_cards": 2, "kou_unit": 0}, None, 4, "0 cards: must be 1–2"),
+        (
+            {"kou_cards": 1, "jack_kou": True},
+            {"jack_back_to_two": True},
+            4,
+            "勾J needs the declaring team at J (it plays 2)",
+        ),
+    ],
+)
+def test_a_refused_last_trick_says_what_it_must_be(hand, options, players, message):
+    error = refusal([{"declarer": 0, "captured": 40, **KOU, **hand}], options, players)
+    assert error.message("en") == message
+
+
+def test_a_refused_penalty_names_its_kind():
+    error = refusal([{"declarer": 0, "captured": 40, "penalties": [{"seat": 1, "kind": "misdeal"}]}])
+    assert error.message("en") == "升级 records failed throws (shuai) only, not misdeal"
