@@ -427,3 +427,146 @@ def test_the_classic_game_never_ends_and_settles_up_in_money():
         {"from": 2, "to": 0, "amount": 10},
         {"from": 3, "to": 0, "amount": 30},
     ]
+
+
+# Whole regional receipts, each line worked from baifen.md's steps 1–5 and the 盘 with the message table
+# (players 甲 乙 丙 丁: team A = 甲·丙, seats 0 + 2; declarer 0 unless the hand says so).
+REGIONAL_RECEIPTS = [
+    # 80 + 15 = 95 ≤ 100 made: A +80, B +15
+    pytest.param(
+        "benxi",
+        {"dealer": 0, "declarer": 0, "bid": 80, "captured": 15},
+        {},
+        ["成"],
+        ["叫分 80 + 抓分 15 = 95 ≤ 100：成", "庄家方 +80（叫分）", "抓分方 +15", "盘分 甲·丙 80 : 乙·丁 15"],
+        id="made",
+    ),
+    # exact_hundred "broken": 80 + 15 = 95 < 100 still made
+    pytest.param(
+        "benxi",
+        {"dealer": 0, "declarer": 0, "bid": 80, "captured": 15},
+        {"exact_hundred": "broken"},
+        ["成"],
+        ["叫分 80 + 抓分 15 = 95 < 100：成", "庄家方 +80（叫分）", "抓分方 +15", "盘分 甲·丙 80 : 乙·丁 15"],
+        id="made, exact hundred broken",
+    ),
+    # exact_hundred "broken": 80 + 20 = 100 is broken, −80
+    pytest.param(
+        "benxi",
+        {"dealer": 0, "declarer": 0, "bid": 80, "captured": 20},
+        {"exact_hundred": "broken"},
+        ["破"],
+        ["叫分 80 + 抓分 20 = 100，满百算破：破", "庄家方 −80", "抓分方 +20", "盘分 甲·丙 −80 : 乙·丁 20"],
+        id="exact hundred broken",
+    ),
+    # B declares 85 + 55 = 140 > 100 broken: B −85; A captured 55 ≥ 50: 翻倍, +100
+    pytest.param(
+        "benxi",
+        {"dealer": 1, "declarer": 1, "bid": 85, "captured": 55},
+        {},
+        ["破", "翻倍"],
+        [
+            "叫分 85 + 抓分 55 = 140 > 100：破",
+            "庄家方 −85",
+            "抓分 55 ≥ 50：翻倍，抓分方 +100",
+            "盘分 甲·丙 100 : 乙·丁 −85",
+        ],
+        id="broken with fanbei",
+    ),
+    # 本溪 90 with nothing captured: clean table 90 → 200
+    pytest.param(
+        "benxi",
+        {"dealer": 0, "declarer": 0, "bid": 90, "captured": 0},
+        {},
+        ["成", "清"],
+        ["叫分 90 + 抓分 0 = 90 ≤ 100：成", "没丢分，清：庄家方 +200", "抓分方 +0", "盘分 甲·丙 200 : 乙·丁 0"],
+        id="clean",
+    ),
+    # 本溪 forced at place 3 (dealer 1, declarer 0): clean_forced 90 → 100
+    pytest.param(
+        "benxi",
+        {"dealer": 1, "declarer": 0, "bid": 90, "captured": 0, "forced": True},
+        {},
+        ["成", "清"],
+        ["叫分 90 + 抓分 0 = 90 ≤ 100：成", "被迫坐庄，清：庄家方 +100", "抓分方 +0", "盘分 甲·丙 100 : 乙·丁 0"],
+        id="forced clean",
+    ),
+    # bid100 "game": a made 100 (clean 300) wins the 盘 at once; no 出锅 line
+    pytest.param(
+        "benxi",
+        {"dealer": 0, "declarer": 0, "bid": 100, "captured": 0},
+        {"bid100": "game"},
+        ["成", "清"],
+        [
+            "叫 100，抓分 0：成",
+            "没丢分，清：庄家方 +300",
+            "抓分方 +0",
+            "叫 100 成：庄家方当盘赢",
+            "盘分 甲·丙 300 : 乙·丁 0",
+        ],
+        id="100 made, game",
+    ),
+    # bid100 "game": 100 with 5 captured is broken (broken 100 → −200) and loses the 盘 at once
+    pytest.param(
+        "benxi",
+        {"dealer": 0, "declarer": 0, "bid": 100, "captured": 5},
+        {"bid100": "game"},
+        ["破"],
+        [
+            "叫 100，抓分 5 > 0：破",
+            "庄家方 −200",
+            "抓分方 +5",
+            "叫 100 未成：庄家方当盘输",
+            "盘分 甲·丙 −200 : 乙·丁 5",
+        ],
+        id="100 broken, game",
+    ),
+    # 沈阳 王抠: capture +300, declarer −200 (kou_penalty); B 300 ≥ 250: 出锅
+    pytest.param(
+        "shenyang",
+        {"dealer": 0, "declarer": 0, "bid": 85, "captured": 10, "kou": "joker"},
+        {},
+        ["抠底"],
+        [
+            "叫分 85 + 抓分 10 = 95 ≤ 100：成",
+            "抠底（王）：抓分方 +300，庄家方 −200",
+            "盘分 甲·丙 −200 : 乙·丁 300",
+            "乙·丁达到 250：出锅，乙·丁胜",
+        ],
+        id="joker kou to the target",
+    ),
+    # kou_mode "game": 抠手 scores capture +200, declarer −80, and the declarer team loses at once
+    pytest.param(
+        "benxi",
+        {"dealer": 0, "declarer": 0, "bid": 80, "captured": 0, "kou": "side"},
+        {"kou_mode": "game"},
+        ["抠手"],
+        [
+            "叫分 80 + 抓分 0 = 80 ≤ 100：成",
+            "抠手：抓分方 +200，庄家方 −80",
+            "抠：庄家方当盘输",
+            "盘分 甲·丙 −80 : 乙·丁 200",
+        ],
+        id="side kou, game",
+    ),
+    # bid100 "game": a 抠'd 100 loses at once (declarer: broken 100 → −200)
+    pytest.param(
+        "benxi",
+        {"dealer": 0, "declarer": 0, "bid": 100, "captured": 0, "kou": "trump"},
+        {"bid100": "game"},
+        ["抠底"],
+        [
+            "叫 100，抓分 0：成",
+            "抠底（主牌）：抓分方 +200，庄家方 −200",
+            "叫 100 未成：庄家方当盘输",
+            "盘分 甲·丙 −200 : 乙·丁 200",
+        ],
+        id="100 with trump kou, game",
+    ),
+]
+
+
+@pytest.mark.parametrize(("region", "hand", "options", "tags", "lines"), REGIONAL_RECEIPTS)
+def test_the_whole_regional_receipt_line_by_line(region, hand, options, tags, lines):
+    result = settle_hand(f"baifen.{region}", hand, options=options or None)
+    assert (result["tags"], result["steps"]) == (tags, lines)
