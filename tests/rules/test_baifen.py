@@ -570,3 +570,47 @@ REGIONAL_RECEIPTS = [
 def test_the_whole_regional_receipt_line_by_line(region, hand, options, tags, lines):
     result = settle_hand(f"baifen.{region}", hand, options=options or None)
     assert (result["tags"], result["steps"]) == (tags, lines)
+
+
+# Whole classic receipts the boundary table does not cover: exact_hundred "made", the stake, a lone declarer
+# beaten (baifen.md classic steps 1–3; declarer 0, dealer 0).
+CLASSIC_RECEIPTS = [
+    # exact_hundred "made": c = 100 − bid is made, m 1
+    pytest.param(
+        {"partner": 2, "bid": 60, "captured": 40},
+        {"exact_hundred": "made"},
+        ["成"],
+        ["叫分 60，抓分 40 ≤ 40：成", "倍数 1（普通）× 注 1 = 1", "庄家、朋家各 +1，另两家各 −1"],
+        id="exact made",
+    ),
+    # exact_hundred "made": c 45 > 40 is broken, m 1
+    pytest.param(
+        {"partner": 2, "bid": 60, "captured": 45},
+        {"exact_hundred": "made"},
+        ["破"],
+        ["叫分 60，抓分 45 > 40：破", "倍数 1（普通）× 注 1 = 1", "庄家、朋家各 −1，另两家各 +1"],
+        id="exact made, broken",
+    ),
+    # stake 3: 50 with 20 < 50 made plain, A = 1 × 3; alone: +9, the others −3
+    pytest.param(
+        {"partner": None, "bid": 50, "captured": 20},
+        {"stake": 3},
+        ["成"],
+        ["叫分 50，抓分 20 < 50：成", "倍数 1（普通）× 注 3 = 3", "庄家一打三：+9，其余各 −3"],
+        id="stake 3 alone made",
+    ),
+    # 50 with 50 ≥ 50 broken, m 1: alone −3, the others +1
+    pytest.param(
+        {"partner": None, "bid": 50, "captured": 50},
+        {},
+        ["破"],
+        ["叫分 50，抓分 50 ≥ 50：破", "倍数 1（普通）× 注 1 = 1", "庄家一打三：−3，其余各 +1"],
+        id="alone broken",
+    ),
+]
+
+
+@pytest.mark.parametrize(("hand", "options", "tags", "lines"), CLASSIC_RECEIPTS)
+def test_the_whole_classic_receipt_line_by_line(hand, options, tags, lines):
+    result = settle_hand("baifen.classic", {"dealer": 0, "declarer": 0, **hand}, options=options or None)
+    assert (result["tags"], result["steps"]) == (tags, lines)
