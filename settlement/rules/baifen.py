@@ -358,7 +358,7 @@ def bid_refusal(region: Region, *, place: int, bid: int, forced: bool) -> RulesE
 
 def _bidder(place: int) -> dict[str, Any]:
     """Message parameters naming bidding place `place` (0 = 头家) as players count: from 1, the dealer first."""
-    return {"place": place, "nth": place + 1, "bidder": Msg(key=f"bidder.{place + 1}")}
+    return {"nth": place + 1, "bidder": Msg(key=f"bidder.{place + 1}")}
 
 
 def regional_bids(region: Region) -> tuple[BidRule, ...]:
@@ -386,7 +386,7 @@ class RegionalTable(StatelessTable):
             return _redeal(hand, dealer, ctx.players, rules.redeal_reasons)
         hand.require("declarer", "bid", "captured")
         assert hand.declarer is not None and hand.bid is not None
-        self._check_bidding(hand, dealer, rules)
+        self._check_bidding(hand, dealer)
         captured = _captured(hand)
         declarer, bid, o = hand.declarer, hand.bid, self.options
         steps: list[Msg] = []
@@ -487,7 +487,7 @@ class RegionalTable(StatelessTable):
         steps.append(Msg(key="baifen.capture", params={"captured": captured}))
         return captured
 
-    def _check_bidding(self, hand: HandInput, dealer: Seat, rules: RegionRules) -> None:
+    def _check_bidding(self, hand: HandInput, dealer: Seat) -> None:
         assert hand.declarer is not None and hand.bid is not None
         refusal = bid_refusal(self.region, place=(hand.declarer - dealer) % 4, bid=hand.bid, forced=hand.forced)
         if refusal is not None:
