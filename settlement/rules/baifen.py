@@ -319,10 +319,9 @@ def _redeal(hand: HandInput, dealer: Seat, players: int, allowed: tuple[RedealRe
     return redeal_passing_on(str(hand.redeal), dealer=dealer, players=players, outcome=Outcome.REDEAL)
 
 
-def _check_captured(hand: HandInput) -> int:
+def _captured(hand: HandInput) -> int:
+    """The capture side's points; over the deck they were refused by `document.py` before the table saw the hand."""
     assert hand.captured is not None
-    if hand.captured > DECK_POINTS:
-        raise hand.error("points.over_deck", "captured", value=hand.captured, total=DECK_POINTS)
     return hand.captured
 
 
@@ -359,7 +358,7 @@ def bid_refusal(region: Region, *, place: int, bid: int, forced: bool) -> RulesE
 
 def _bidder(place: int) -> dict[str, Any]:
     """Message parameters naming bidding place `place` (0 = 头家) as players count: from 1, the dealer first."""
-    return {"place": place, "nth": place + 1, "bidder": Msg(key=f"bidder.{place + 1}")}
+    return {"nth": place + 1, "bidder": Msg(key=f"bidder.{place + 1}")}
 
 
 def regional_bids(region: Region) -> tuple[BidRule, ...]:
@@ -387,8 +386,8 @@ class RegionalTable(StatelessTable):
             return _redeal(hand, dealer, ctx.players, rules.redeal_reasons)
         hand.require("declarer", "bid", "captured")
         assert hand.declarer is not None and hand.bid is not None
-        self._check_bidding(hand, dealer, rules)
-        captured = _check_captured(hand)
+        self._check_bidding(hand, dealer)
+        captured = _captured(hand)
         declarer, bid, o = hand.declarer, hand.bid, self.options
         steps: list[Msg] = []
         tags: list[str] = []
@@ -488,7 +487,7 @@ class RegionalTable(StatelessTable):
         steps.append(Msg(key="baifen.capture", params={"captured": captured}))
         return captured
 
-    def _check_bidding(self, hand: HandInput, dealer: Seat, rules: RegionRules) -> None:
+    def _check_bidding(self, hand: HandInput, dealer: Seat) -> None:
         assert hand.declarer is not None and hand.bid is not None
         refusal = bid_refusal(self.region, place=(hand.declarer - dealer) % 4, bid=hand.bid, forced=hand.forced)
         if refusal is not None:
@@ -543,7 +542,7 @@ class ClassicTable(StatelessTable):
         bid = _check_bid_range(hand, o.min_bid)
         if partner == declarer:
             raise hand.error("partner.is_declarer", "partner")
-        captured = _check_captured(hand)
+        captured = _captured(hand)
         steps: list[Msg] = []
         tags: list[str] = []
         made = self._made(bid, captured, steps)

@@ -359,7 +359,8 @@ def hand_facts(variant: Variant, hand: HandInput, result: HandResult) -> dict[st
 
 
 def settle_up_transfers(totals: Sequence[int], *, unit_value: int = 1) -> tuple[Transfer, ...]:
-    """The fewest transfers that clear zero-sum totals: the largest debt pays the largest credit, until all clear.
+    """The fewest transfers that clear zero-sum totals: the largest debt pays the largest credit (of equal ones,
+    the lower seat's first), until all clear.
 
     With k seats owed or owing the minimum is k minus the most groups the
     balances split into that each sum to zero. Every zero-sum variant seats at

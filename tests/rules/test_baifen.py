@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from settlement.rules.base import RulesError
+from settlement.rules.registry import VARIANTS
 
 from .helpers import settle, settle_hand
 
@@ -427,3 +428,356 @@ def test_the_classic_game_never_ends_and_settles_up_in_money():
         {"from": 2, "to": 0, "amount": 10},
         {"from": 3, "to": 0, "amount": 30},
     ]
+
+
+# Whole regional receipts, each line worked from baifen.md's steps 1–5 and the 盘 with the message table
+# (players 甲 乙 丙 丁: team A = 甲·丙, seats 0 + 2; declarer 0 unless the hand says so).
+REGIONAL_RECEIPTS = [
+    # 80 + 15 = 95 ≤ 100 made: A +80, B +15
+    pytest.param(
+        "benxi",
+        {"dealer": 0, "declarer": 0, "bid": 80, "captured": 15},
+        {},
+        ["成"],
+        ["叫分 80 + 抓分 15 = 95 ≤ 100：成", "庄家方 +80（叫分）", "抓分方 +15", "盘分 甲·丙 80 : 乙·丁 15"],
+        id="made",
+    ),
+    # exact_hundred "broken": 80 + 15 = 95 < 100 still made
+    pytest.param(
+        "benxi",
+        {"dealer": 0, "declarer": 0, "bid": 80, "captured": 15},
+        {"exact_hundred": "broken"},
+        ["成"],
+        ["叫分 80 + 抓分 15 = 95 < 100：成", "庄家方 +80（叫分）", "抓分方 +15", "盘分 甲·丙 80 : 乙·丁 15"],
+        id="made, exact hundred broken",
+    ),
+    # exact_hundred "broken": 80 + 20 = 100 is broken, −80
+    pytest.param(
+        "benxi",
+        {"dealer": 0, "declarer": 0, "bid": 80, "captured": 20},
+        {"exact_hundred": "broken"},
+        ["破"],
+        ["叫分 80 + 抓分 20 = 100，满百算破：破", "庄家方 −80", "抓分方 +20", "盘分 甲·丙 −80 : 乙·丁 20"],
+        id="exact hundred broken",
+    ),
+    # B declares 85 + 55 = 140 > 100 broken: B −85; A captured 55 ≥ 50: 翻倍, +100
+    pytest.param(
+        "benxi",
+        {"dealer": 1, "declarer": 1, "bid": 85, "captured": 55},
+        {},
+        ["破", "翻倍"],
+        [
+            "叫分 85 + 抓分 55 = 140 > 100：破",
+            "庄家方 −85",
+            "抓分 55 ≥ 50：翻倍，抓分方 +100",
+            "盘分 甲·丙 100 : 乙·丁 −85",
+        ],
+        id="broken with fanbei",
+    ),
+    # 本溪 90 with nothing captured: clean table 90 → 200
+    pytest.param(
+        "benxi",
+        {"dealer": 0, "declarer": 0, "bid": 90, "captured": 0},
+        {},
+        ["成", "清"],
+        ["叫分 90 + 抓分 0 = 90 ≤ 100：成", "没丢分，清：庄家方 +200", "抓分方 +0", "盘分 甲·丙 200 : 乙·丁 0"],
+        id="clean",
+    ),
+    # 本溪 forced at place 3 (dealer 1, declarer 0): clean_forced 90 → 100
+    pytest.param(
+        "benxi",
+        {"dealer": 1, "declarer": 0, "bid": 90, "captured": 0, "forced": True},
+        {},
+        ["成", "清"],
+        ["叫分 90 + 抓分 0 = 90 ≤ 100：成", "被迫坐庄，清：庄家方 +100", "抓分方 +0", "盘分 甲·丙 100 : 乙·丁 0"],
+        id="forced clean",
+    ),
+    # bid100 "game": a made 100 (clean 300) wins the 盘 at once; no 出锅 line
+    pytest.param(
+        "benxi",
+        {"dealer": 0, "declarer": 0, "bid": 100, "captured": 0},
+        {"bid100": "game"},
+        ["成", "清"],
+        [
+            "叫 100，抓分 0：成",
+            "没丢分，清：庄家方 +300",
+            "抓分方 +0",
+            "叫 100 成：庄家方当盘赢",
+            "盘分 甲·丙 300 : 乙·丁 0",
+        ],
+        id="100 made, game",
+    ),
+    # bid100 "game": 100 with 5 captured is broken (broken 100 → −200) and loses the 盘 at once
+    pytest.param(
+        "benxi",
+        {"dealer": 0, "declarer": 0, "bid": 100, "captured": 5},
+        {"bid100": "game"},
+        ["破"],
+        [
+            "叫 100，抓分 5 > 0：破",
+            "庄家方 −200",
+            "抓分方 +5",
+            "叫 100 未成：庄家方当盘输",
+            "盘分 甲·丙 −200 : 乙·丁 5",
+        ],
+        id="100 broken, game",
+    ),
+    # 沈阳 王抠: capture +300, declarer −200 (kou_penalty); B 300 ≥ 250: 出锅
+    pytest.param(
+        "shenyang",
+        {"dealer": 0, "declarer": 0, "bid": 85, "captured": 10, "kou": "joker"},
+        {},
+        ["抠底"],
+        [
+            "叫分 85 + 抓分 10 = 95 ≤ 100：成",
+            "抠底（王）：抓分方 +300，庄家方 −200",
+            "盘分 甲·丙 −200 : 乙·丁 300",
+            "乙·丁达到 250：出锅，乙·丁胜",
+        ],
+        id="joker kou to the target",
+    ),
+    # kou_mode "game": 抠手 scores capture +200, declarer −80, and the declarer team loses at once
+    pytest.param(
+        "benxi",
+        {"dealer": 0, "declarer": 0, "bid": 80, "captured": 0, "kou": "side"},
+        {"kou_mode": "game"},
+        ["抠手"],
+        [
+            "叫分 80 + 抓分 0 = 80 ≤ 100：成",
+            "抠手：抓分方 +200，庄家方 −80",
+            "抠：庄家方当盘输",
+            "盘分 甲·丙 −80 : 乙·丁 200",
+        ],
+        id="side kou, game",
+    ),
+    # bid100 "game": a 抠'd 100 loses at once (declarer: broken 100 → −200)
+    pytest.param(
+        "benxi",
+        {"dealer": 0, "declarer": 0, "bid": 100, "captured": 0, "kou": "trump"},
+        {"bid100": "game"},
+        ["抠底"],
+        [
+            "叫 100，抓分 0：成",
+            "抠底（主牌）：抓分方 +200，庄家方 −200",
+            "叫 100 未成：庄家方当盘输",
+            "盘分 甲·丙 −200 : 乙·丁 200",
+        ],
+        id="100 with trump kou, game",
+    ),
+    # bid100 "game" decides only a 100 bid: a 抠 on 85 is scored and the 盘 goes on
+    pytest.param(
+        "benxi",
+        {"dealer": 0, "declarer": 0, "bid": 85, "captured": 10, "kou": "trump"},
+        {"bid100": "game"},
+        ["抠底"],
+        ["叫分 85 + 抓分 10 = 95 ≤ 100：成", "抠底（主牌）：抓分方 +200，庄家方 −85", "盘分 甲·丙 −85 : 乙·丁 200"],
+        id="kou under 100, bid100 game",
+    ),
+]
+
+
+@pytest.mark.parametrize(("region", "hand", "options", "tags", "lines"), REGIONAL_RECEIPTS)
+def test_the_whole_regional_receipt_line_by_line(region, hand, options, tags, lines):
+    result = settle_hand(f"baifen.{region}", hand, options=options or None)
+    assert (result["tags"], result["steps"]) == (tags, lines)
+
+
+# Whole classic receipts the boundary table does not cover: exact_hundred "made", the stake, a lone declarer
+# beaten (baifen.md classic steps 1–3; declarer 0, dealer 0).
+CLASSIC_RECEIPTS = [
+    # exact_hundred "made": c = 100 − bid is made, m 1
+    pytest.param(
+        {"partner": 2, "bid": 60, "captured": 40},
+        {"exact_hundred": "made"},
+        ["成"],
+        ["叫分 60，抓分 40 ≤ 40：成", "倍数 1（普通）× 注 1 = 1", "庄家、朋家各 +1，另两家各 −1"],
+        id="exact made",
+    ),
+    # exact_hundred "made": c 45 > 40 is broken, m 1
+    pytest.param(
+        {"partner": 2, "bid": 60, "captured": 45},
+        {"exact_hundred": "made"},
+        ["破"],
+        ["叫分 60，抓分 45 > 40：破", "倍数 1（普通）× 注 1 = 1", "庄家、朋家各 −1，另两家各 +1"],
+        id="exact made, broken",
+    ),
+    # stake 3: 50 with 20 < 50 made plain, A = 1 × 3; alone: +9, the others −3
+    pytest.param(
+        {"partner": None, "bid": 50, "captured": 20},
+        {"stake": 3},
+        ["成"],
+        ["叫分 50，抓分 20 < 50：成", "倍数 1（普通）× 注 3 = 3", "庄家一打三：+9，其余各 −3"],
+        id="stake 3 alone made",
+    ),
+    # 60 + 35 made but the capture side won the last trick: lost at m 2 (outcome kou, tag 抠底 only)
+    pytest.param(
+        {"partner": 2, "bid": 60, "captured": 35, "kou_di": True},
+        {},
+        ["抠底"],
+        [
+            "叫分 60，抓分 35 < 40：成",
+            "成，但抓分方抠底：庄家方输",
+            "倍数 2（抠底）× 注 1 = 2",
+            "庄家、朋家各 −2，另两家各 +2",
+        ],
+        id="made but kou_di",
+    ),
+    # broken with 抠底: m 2, tags 破 and 抠底
+    pytest.param(
+        {"partner": 2, "bid": 60, "captured": 40, "kou_di": True},
+        {},
+        ["破", "抠底"],
+        ["叫分 60，抓分 40 ≥ 40：破", "倍数 2（抠底）× 注 1 = 2", "庄家、朋家各 −2，另两家各 +2"],
+        id="broken with kou_di",
+    ),
+    # made with nothing captured: m 2, tags 成 and 清
+    pytest.param(
+        {"partner": 2, "bid": 60, "captured": 0},
+        {},
+        ["成", "清"],
+        ["叫分 60，抓分 0 < 40：成", "倍数 2（没丢分）× 注 1 = 2", "庄家、朋家各 +2，另两家各 −2"],
+        id="clean",
+    ),
+    # 50 with 50 ≥ 50 broken, m 1: alone −3, the others +1
+    pytest.param(
+        {"partner": None, "bid": 50, "captured": 50},
+        {},
+        ["破"],
+        ["叫分 50，抓分 50 ≥ 50：破", "倍数 1（普通）× 注 1 = 1", "庄家一打三：−3，其余各 +1"],
+        id="alone broken",
+    ),
+]
+
+
+@pytest.mark.parametrize(("hand", "options", "tags", "lines"), CLASSIC_RECEIPTS)
+def test_the_whole_classic_receipt_line_by_line(hand, options, tags, lines):
+    result = settle_hand("baifen.classic", {"dealer": 0, "declarer": 0, **hand}, options=options or None)
+    assert (result["tags"], result["steps"]) == (tags, lines)
+
+
+# The bids each region allows, place by place (baifen.md "Bidding rules": p = 0 is the 头家), as the entry
+# offers them: 本溪 80 at places 0 and 1 only (p 2 and 3 bid ≥ 85), forced only at p 3 from 90; 抚顺 85–100
+# anywhere, 80 only forced at p 0; 沈阳 80–100 anywhere, never forced.
+ALL, NONE = (0, 1, 2, 3), ()
+REGION_BIDS = [
+    (
+        "benxi",
+        [
+            (80, (0, 1), NONE),
+            (85, ALL, NONE),
+            (90, ALL, (3,)),
+            (95, ALL, (3,)),
+            (100, ALL, (3,)),
+        ],
+    ),
+    ("fushun", [(80, NONE, (0,)), (85, ALL, NONE), (90, ALL, NONE), (95, ALL, NONE), (100, ALL, NONE)]),
+    ("shenyang", [(80, ALL, NONE), (85, ALL, NONE), (90, ALL, NONE), (95, ALL, NONE), (100, ALL, NONE)]),
+]
+
+
+@pytest.mark.parametrize(("region", "rows"), REGION_BIDS)
+def test_the_bids_a_region_allows_place_by_place(region, rows):
+    variant = VARIANTS[f"baifen.{region}"]
+    assert variant.bids is not None
+    got = [(rule.bid, rule.places, rule.forced_places) for rule in variant.bids(variant.defaults(4), 4)]
+    assert got == rows
+
+
+# Refusals name the rule they apply with its figures (message table of baifen.py and the common one).
+# (variant, hand, field, code, zh-Hans message)
+REFUSALS = [
+    (
+        "benxi",
+        {"dealer": 0, "declarer": 0, "bid": 75, "captured": 0},
+        "bid",
+        "bid.out_of_range",
+        "叫分应为 80–100，5 的倍数",
+    ),
+    (
+        "fushun",
+        {"dealer": 0, "declarer": 0, "bid": 80, "captured": 0},
+        "bid",
+        "bid.forced_only",
+        "抚顺叫 80 只能是被迫坐庄",
+    ),
+    (
+        "shenyang",
+        {"dealer": 0, "declarer": 0, "bid": 90, "captured": 0, "forced": True},
+        "forced",
+        "forced.not_allowed",
+        "沈阳不能被迫坐庄",
+    ),
+    # 本溪 forced (p 3) from 90 to 100; 抚顺 forced (p 0) at 80 only
+    (
+        "benxi",
+        {"dealer": 1, "declarer": 0, "bid": 85, "captured": 0, "forced": True},
+        "bid",
+        "forced.bid",
+        "本溪被迫坐庄时叫分应为 90–100",
+    ),
+    (
+        "fushun",
+        {"dealer": 0, "declarer": 0, "bid": 85, "captured": 0, "forced": True},
+        "bid",
+        "forced.bid",
+        "抚顺被迫坐庄时叫分应为 80–80",
+    ),
+    ("fushun", {"redeal": "all_pass"}, "redeal", "redeal.reason", "此玩法不允许这种重发理由；可选：misdeal"),
+    (
+        "shenyang",
+        {"redeal": "all_pass"},
+        "redeal",
+        "redeal.reason",
+        "此玩法不允许这种重发理由；可选：no_trump_no_points, misdeal",
+    ),
+    ("benxi", {"dealer": 0, "bid": 80, "captured": 0}, "declarer", "field.required", "必填"),
+    ("benxi", {"dealer": 0, "declarer": 0, "captured": 0}, "bid", "field.required", "必填"),
+    ("benxi", {"dealer": 0, "declarer": 0, "bid": 80}, "captured", "field.required", "必填"),
+    ("classic", {"bid": 60, "captured": 0, "partner": 1}, "declarer", "field.required", "必填"),
+    ("classic", {"declarer": 0, "captured": 0, "partner": 1}, "bid", "field.required", "必填"),
+    (
+        "classic",
+        {"declarer": 0, "bid": 40, "captured": 0, "partner": 1},
+        "bid",
+        "bid.out_of_range",
+        "叫分应为 45–100，5 的倍数",
+    ),
+    (
+        "classic",
+        {"declarer": 0, "bid": 60, "captured": 0, "partner": 0},
+        "partner",
+        "partner.is_declarer",
+        "朋家不能是庄家本人",
+    ),
+]
+
+
+@pytest.mark.parametrize(("region", "hand", "field", "code", "message"), REFUSALS)
+def test_a_refusal_names_its_rule_and_figures(region, hand, field, code, message):
+    with pytest.raises(RulesError) as caught:
+        settle(f"baifen.{region}", [hand])
+    error = caught.value
+    assert (error.hand, error.field, error.code, error.message("zh-Hans")) == (1, field, code, message)
+
+
+@pytest.mark.parametrize(
+    ("region", "reason", "line"),
+    [
+        ("benxi", "no_trump_no_points", "重新发牌（无主无分），不计分"),
+        ("shenyang", "misdeal", "重新发牌（发错牌），不计分"),
+        ("classic", "all_pass", "重新发牌（无人叫分），不计分"),
+    ],
+)
+def test_a_redeal_says_why_and_passes_the_deal_on(region, reason, line):
+    result = settle_hand(f"baifen.{region}", {"dealer": 3, "redeal": reason})
+    assert (result["steps"], result["dealer"], result["next_dealer"]) == ([line], 3, 0)
+
+
+def test_the_classic_deal_passes_to_the_next_seat_and_an_entered_dealer_wins():
+    hands = [
+        {"dealer": 2, "declarer": 0, "partner": 1, "bid": 60, "captured": 20},
+        {"declarer": 1, "partner": 2, "bid": 60, "captured": 20},
+        {"declarer": 3, "partner": None, "bid": 60, "captured": 20},
+    ]
+    got = [(h["dealer"], h["declarer"], h["next_dealer"]) for h in settle("baifen.classic", hands)["hands"]]
+    assert got == [(2, 0, 3), (3, 1, 0), (0, 3, 1)]

@@ -29,9 +29,18 @@ from settlement.rules.base import (
     RulesError,
     check_zero_sum,
 )
-from settlement.rules.document import SessionDoc
+from settlement.rules.document import SessionDoc, document_parse
 from settlement.rules.messages import TABLE, render
-from settlement.rules.session import session_replay, session_settle
+from settlement.rules.registry import VARIANTS
+from settlement.rules.session import (
+    SessionResult,
+    SessionState,
+    session_play,
+    session_replay,
+    session_settle,
+    state_dump,
+    state_load,
+)
 
 from ..conftest import SHARED_GOLDEN
 from . import helpers
@@ -520,6 +529,7 @@ def test_defaults_depend_on_the_number_of_players():
         ({"dang_steps": [20]}, {"bid": 50, "captured": 110}, [-12, 4, 4, 4]),  # 50, 70, 90, 110
         ({"dang_steps": [50, 10]}, {"bid": 50, "captured": 110}, [-9, 3, 3, 3]),  # 50, 100, 110
         ({"surrender": {"ge55": 1, "lt55": 4}}, {"bid": 50, "surrender": True}, [-12, 4, 4, 4]),
+        ({"surrender": {"ge55": 0, "lt55": 0}}, {"bid": 50, "surrender": True}, [0, 0, 0, 0]),  # 0 is allowed
         ({"misdeal": 2}, {"bid": 50, "captured": 30, "penalties": [{"seat": 1, "kind": "misdeal"}]}, [11, -9, -1, -1]),
     ],
 )
@@ -552,6 +562,7 @@ def test_settle_up_uses_the_unit_value():
         ({"dang_steps": [40, 0]}, "options.dang_steps[1]"),
         ({"win_base": {"ge55": 2}}, "options.win_base.lt55"),
         ({"surrender": {"ge55": 2, "lt55": 3, "x": 1}}, "options.surrender.x"),
+        ({"win_base": {"ge55": -1, "lt55": 3}}, "options.win_base.ge55"),  # a figure by bid is 0 or more
         ({"bomb": -1}, "options.bomb"),
         ({"unit_value": 0}, "options.unit_value"),
         ({"streak_from": 0}, "options.streak_from"),
@@ -922,3 +933,213 @@ BIAOFEN_RECEIPTS = [
 def test_the_whole_receipt_line_by_line(h, deltas, tags, lines):
     result = one(h)
     assert (result["deltas"], result["tags"], result["steps"]) == (deltas, tags, lines)
+
+
+# More whole receipts: every step of a played hand, worked from biaofen.md and the message table.
+PLAYED_RECEIPTS = [
+    # 庄胜 at 50 (< 55): each 边家 pays 3; s = 30 and 2 × 30 > 50, so no 小光; A bids first again
+    pytest.param(
+        4,
+        {"declarer": 0, "bid": 50, "captured": 30},
+        [9, -3, -3, -3],
+        ["庄胜"],
+        [
+            "本轮第 1 / 6 把",
+            "边家得分 s = 30",
+            "s = 30 < 标分 50：庄胜，边家各付 3 档（标分 < 55）",
+            "每位边家 −3，庄家 +9",
+            "庄胜：下一把仍由庄家A先叫",
+        ],
+        id="won",
+    ),
+    # 庄胜 at 60 (≥ 55): 2 each; s = 30 with the bottom's 10 kept by the declarer; 2 × 30 = 60 ≤ 60: 小光 +1
+    pytest.param(
+        4,
+        {"declarer": 0, "bid": 60, "captured": 30, "bottom_points": 10},
+        [9, -3, -3, -3],
+        ["庄胜", "小光"],
+        [
+            "本轮第 1 / 6 把",
+            "边家得分 s = 30（底牌 10 分归庄家）",
+            "s = 30 < 标分 60：庄胜，边家各付 2 档（标分 ≥ 55）",
+            "s = 30 ≤ 60 / 2：小光，边家各再付 1 档",
+            "每位边家 −3，庄家 +9",
+            "庄胜：下一把仍由庄家A先叫",
+        ],
+        id="won with xiaoguang",
+    ),
+    # 庄胜 by B at 50 with s = 0: 3 + 大光 3 = 6 each; 底牌无主 changes nothing on a win
+    pytest.param(
+        4,
+        {"declarer": 1, "bid": 50, "captured": 0, "no_trump_bottom": True},
+        [-6, 18, -6, -6],
+        ["庄胜", "大光", "底牌无主"],
+        [
+            "本轮第 1 / 6 把",
+            "边家得分 s = 0",
+            "s = 0 < 标分 50：庄胜，边家各付 3 档（标分 < 55）",
+            "s = 0：大光，边家各再付 3 档",
+            "底牌无主：庄胜不另奖",
+            "每位边家 −6，庄家 +18",
+            "庄胜：下一把仍由庄家B先叫",
+        ],
+        id="won with daguang and no trump",
+    ),
+    # 打宕 by D at 55: s = 80 + 20 × 2 = 120; thresholds 55, 95 reached, next 125 (+30): k = 2;
+    # 底牌无主 2 → 1; 2 bombs × 5 = 10 from each 边家: per 边家 −1 + 10 = 9 to the declarer; A (his 下家) bids next
+    pytest.param(
+        4,
+        {
+            "declarer": 3,
+            "bid": 55,
+            "captured": 80,
+            "bottom_points": 20,
+            "kou_di": True,
+            "no_trump_bottom": True,
+            "bombs": 2,
+        },
+        [-9, -9, -9, 27],
+        ["抠底", "打宕", "底牌无主", "炸弹"],
+        [
+            "本轮第 1 / 6 把",
+            "抠底：边家得分 s = 80 + 底分 20 × 2 = 120",
+            "s = 120 ≥ 标分 55：打宕；达到门槛 55, 95（下一档 125），共 2 档：庄家付每位边家 2 档",
+            "底牌无主：庄家付每位边家少 1 档，2 → 1",
+            "炸弹 2 个 × 5：边家各再付 10 档",
+            "每位边家 −9，庄家 +27",
+            "庄家的下家A下一把先叫",
+        ],
+        id="beaten with kou di, no trump and bombs",
+    ),
+    # 3 players, 打宕 by C at 80: s = 110; thresholds 80, 110 (+30), next 130 (+20): k = 2 → [2, 2, −4];
+    # C's failed throw pays each 边家 1 → [3, 3, −6]; A's failed throw pays C 2 (3 players) → [1, 3, −4]
+    pytest.param(
+        3,
+        {
+            "declarer": 2,
+            "bid": 80,
+            "captured": 110,
+            "penalties": [{"seat": 2, "kind": "shuai"}, {"seat": 0, "kind": "shuai"}],
+        },
+        [1, 3, -4],
+        ["打宕", "罚"],
+        [
+            "本轮第 1 / 6 把",
+            "边家得分 s = 110",
+            "s = 110 ≥ 标分 80：打宕；达到门槛 80, 110（下一档 130），共 2 档：庄家付每位边家 2 档",
+            "每位边家 +2，庄家 −4",
+            "庄家甩牌失败：付每位边家 1 档",
+            "边家A甩牌失败：付庄家 2 档",
+            "庄家的下家A下一把先叫",
+        ],
+        id="three players beaten with both throws",
+    ),
+    # 投降 at 50 (< 55) with 底牌无主: 3 → 2 each; B overdrew the deal: pays each other player 1
+    pytest.param(
+        4,
+        {
+            "declarer": 0,
+            "bid": 50,
+            "surrender": True,
+            "no_trump_bottom": True,
+            "penalties": [{"seat": 1, "kind": "misdeal"}],
+        },
+        [-5, -1, 3, 3],
+        ["投降", "底牌无主", "罚"],
+        [
+            "本轮第 1 / 6 把",
+            "投降（标分 50 < 55）：庄家付每位边家 3 档",
+            "底牌无主：庄家付每位边家少 1 档，3 → 2",
+            "每位边家 +2，庄家 −6",
+            "B抓牌过多：付其余每家 1 档",
+            "庄家的下家B下一把先叫",
+        ],
+        id="surrender with no trump and a misdeal",
+    ),
+]
+
+
+@pytest.mark.parametrize(("players", "h", "deltas", "tags", "lines"), PLAYED_RECEIPTS)
+def test_the_whole_receipt_of_a_played_hand_line_by_line(players, h, deltas, tags, lines):
+    result = one(h, players=players)
+    assert (result["deltas"], result["tags"], result["steps"]) == (deltas, tags, lines)
+
+
+def test_the_receipt_of_a_round_declared_by_one_player():
+    result = settle([won_by(0)] * 6)
+    # the sixth hand: 3 + streak 1 (A's sixth declaring, from the third on) + all six 1 = 5 from each 边家
+    assert result["hands"][5]["steps"] == [
+        "本轮第 6 / 6 把",
+        "边家得分 s = 30",
+        "s = 30 < 标分 50：庄胜，边家各付 3 档（标分 < 55）",
+        "A本轮第 6 次做庄（从第 3 次起奖）：边家各再付 1 档",
+        "本轮 6 把都由A做庄：边家各再付 1 档",
+        "每位边家 −5，庄家 +15",
+        "庄胜：下一把仍由庄家A先叫",
+        "本轮 6 把打完",
+    ]
+    assert result["hands"][5]["tags"] == ["庄胜", "做庄奖励", "全轮做庄"]
+    # B, C, D never declared: each pays 2 to each of the 3 others (6 in all); totals 69 + 6, −23 − 2
+    assert result["games"][0]["adjustment_steps"] == [
+        "B本轮没做过庄：付其余每家 2 档，共 6",
+        "C本轮没做过庄：付其余每家 2 档，共 6",
+        "D本轮没做过庄：付其余每家 2 档，共 6",
+        "本轮小计（含奖罚）：+75, −25, −25, −25；得分为正者胜",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("players", "declarers", "lines"),
+    [
+        # each declared: A and B twice (+9 each, −3 in the four others' hands) = +6; C and D +9 − 15 = −6
+        (4, [0, 1, 2, 3, 0, 1], ["本轮每人都做过庄：无奖罚", "本轮小计（含奖罚）：+6, +6, −6, −6；得分为正者胜"]),
+        # 3 players, each declares twice: +6 twice and −3 in each of the four others' hands
+        (3, [0, 1, 2, 0, 1, 2], ["本轮每人都做过庄：无奖罚", "本轮小计（含奖罚）：0, 0, 0；得分为正者胜"]),
+    ],
+)
+def test_the_receipt_of_a_round_everyone_declared(players, declarers, lines):
+    result = settle([won_by(s) for s in declarers], players=players)
+    assert result["games"][0]["adjustment_steps"] == lines
+    assert result["hands"][5]["steps"][-1] == "本轮 6 把打完"
+
+
+# A refusal's message carries the figures it names (message table; 108 cards less the 12 of the bottom
+# leave the declarer 24 cards with 4 players, 3 bombs of 8; 32 with 3 players, 4 bombs).
+REFUSAL_MESSAGES = [
+    (4, {"declarer": 0, "bid": 85, "captured": 30}, "叫分应为 5–80，5 的倍数"),
+    (4, {"declarer": 0, "bid": 50, "surrender": True, "captured": 30}, "投降的一局不打牌，不能填 captured"),
+    (4, {"declarer": 0, "bid": 50, "surrender": True, "bottom_points": 10}, "投降的一局不打牌，不能填 bottom_points"),
+    (4, {"declarer": 0, "bid": 50, "captured": 150, "bottom_points": 55}, "205 分超过整副牌的 200 分"),
+    (4, {"declarer": 0, "bid": 50, "captured": 30, "bombs": 4}, "炸弹最多 3 个（庄家出牌时手里只有 24 张牌）"),
+    (3, {"declarer": 0, "bid": 50, "captured": 30, "bombs": 5}, "炸弹最多 4 个（庄家出牌时手里只有 32 张牌）"),
+]
+
+
+@pytest.mark.parametrize(("players", "bad", "message"), REFUSAL_MESSAGES)
+def test_a_refusal_says_the_figures_it_names(players, bad, message):
+    assert refused([bad], players=players).message("zh-Hans") == message
+
+
+# Playing on from the state after a hand of the round: the round's declarings come back from the state.
+def _play_on(hands: list[dict[str, Any]], k: int, state: SessionState) -> SessionResult:
+    parsed = document_parse(doc(hands[k:]), variants=VARIANTS, first_hand=k + 1)
+    return session_play(parsed, state=state)
+
+
+def test_playing_on_mid_round_keeps_the_round_s_declarings():
+    hands = [won_by(0)] * 4
+    full = session_replay(document_parse(doc(hands), variants=VARIANTS))
+    after_two = full.hands[1].state
+    assert after_two is not None
+    tail = _play_on(hands, 2, state_load(json.loads(json.dumps(state_dump(after_two)))))
+    # A's third and fourth declarings earn the streak bonus: 3 + 1 from each 边家
+    assert [h.result.deltas for h in tail.hands] == [(12, -4, -4, -4)] * 2
+
+
+def test_a_state_whose_round_does_not_match_its_hand_count_is_refused():
+    hands = [won_by(0)] * 3
+    state = session_replay(document_parse(doc(hands), variants=VARIANTS)).hands[1].state
+    assert state is not None
+    broken = dataclasses.replace(state, table={"declared": [0]})  # two hands scored, one declaring
+    with pytest.raises(AssertionError, match=r"^hand 3: round state out of step$"):
+        _play_on(hands, 2, broken)

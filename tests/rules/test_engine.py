@@ -248,6 +248,9 @@ def test_an_empty_session_has_no_games():
         ([10, -3, -3, -4], [(1, 0, 3), (2, 0, 3), (3, 0, 4)]),
         ([6, 4, -5, -5], [(2, 0, 5), (3, 0, 1), (3, 1, 4)]),
         ([4, -2, -2], [(1, 0, 2), (2, 0, 2)]),
+        # equal credits: the lower seat is paid first. −4 pays seat 0 its 3 → [0, 3, −1, −2];
+        # then −2 pays seat 1 → [0, 1, −1, 0]; then seat 2 pays seat 1 its last 1
+        ([3, 3, -4, -2], [(2, 0, 3), (2, 1, 1), (3, 1, 2)]),
     ],
 )
 def test_settle_up_uses_the_fewest_transfers(totals, expected):
@@ -302,6 +305,11 @@ def test_settle_up_refuses_more_seats_than_it_is_minimal_for():
     # +5 −2 −3 | +4 −4: two groups, 3 transfers; the greedy rule would take 4 (−4 → +5 first).
     with pytest.raises(AssertionError, match="at most 4"):
         settle_up_transfers([5, -2, -3, 4, -4])
+
+
+def test_settle_up_refuses_totals_that_do_not_sum_to_zero():
+    with pytest.raises(AssertionError, match=r"^settle-up needs zero-sum totals, got \[1, 0, -2\]$"):
+        settle_up_transfers([1, 0, -2])
 
 
 def test_settle_up_is_in_money():
