@@ -362,12 +362,16 @@ def test_biaofen_bottom_and_surrender_lines(hand, deltas):
     ],
 )
 def test_biaofen_bid_band(bid, allowed):
-    hand = {"dealer": 0, "declarer": 0, "bid": bid, "captured": 0}
+    _assert_bid_band("biaofen", {"dealer": 0, "declarer": 0, "bid": bid, "captured": 0}, allowed)
+
+
+def _assert_bid_band(variant, hand, allowed):
+    """The hand is scored when its bid is inside the variant's band, refused when it is not."""
     if allowed:
-        assert settle_hand("biaofen", hand)["status"] == "scored"
+        assert settle_hand(variant, hand)["status"] == "scored"
     else:
         with pytest.raises(RulesError):
-            settle_hand("biaofen", hand)
+            settle_hand(variant, hand)
 
 
 # ---------------------------------------------------------------- 打二鬼: D = 0, 光头, 包场 lines, bids
@@ -435,11 +439,7 @@ def test_erguai_d_zero_line_in_the_receipt(captured, outcome, receipt):
 )
 def test_erguai_bid_band(bid, contract, allowed):
     hand = {"dealer": 0, "declarer": 0, "bid": bid, "contract": contract, "partner": 2, "captured": 10}
-    if allowed:
-        assert settle_hand("erguai", hand)["status"] == "scored"
-    else:
-        with pytest.raises(RulesError):
-            settle_hand("erguai", hand)
+    _assert_bid_band("erguai", hand, allowed)
 
 
 # ---------------------------------------------------------------- 红星五: every band edge of the level table
