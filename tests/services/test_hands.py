@@ -279,9 +279,16 @@ def test_a_repeat_of_a_key_with_something_that_is_not_a_hand_is_refused(table, e
     assert (caught.value.code, caught.value.field, caught.value.hand) == ("client_key.reused", "client_key", 1)
 
 
-def test_a_recorded_hand_is_the_sessions_latest_write(table):
+def test_a_recorded_hand_answers_with_its_state_and_players_and_is_the_sessions_latest_write(table):
     _, owner, session = table
     write = services.hand_record(session=session, user=owner, hand_input={"declarer": 1, "bid": 85, "captured": 20})
+    assert (write.hand.number, write.created, write.derived.number, write.derived.hand_id) == (
+        1,
+        True,
+        1,
+        write.hand.pk,
+    )
+    assert [p.name for p in write.players] == ["甲", "乙", "丙", "丁"]
     assert write.hand.session.updated_at == write.revision.created_at
     session.refresh_from_db()
     assert session.updated_at == write.revision.created_at
