@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from settlement import services
-from settlement.models import GameRow, Hand, HandRevision, Role, SettlementRow
+from settlement.models import GameRow, Hand, HandRevision, HandState, Role, SettlementRow
 from settlement.selectors import hand_history, session_results
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_recorded_session, make_session, record_hands
 
@@ -476,7 +476,7 @@ def test_a_correction_answers_with_its_hand_the_new_state_and_the_players(benxi)
     # As worked above: hand 3 a plain made 90, A 110, B 20.
     assert (write.derived.number, write.derived.hand_id) == (3, hand.pk)
     assert [p.name for p in write.players] == ["甲", "乙", "丙", "丁"]
-    assert session.__class__.objects.get(pk=session.pk).updated_at == write.revision.created_at
+    assert type(session).objects.get(pk=session.pk).updated_at == write.revision.created_at
 
 
 @pytest.mark.parametrize("change", ["correct", "void"])
@@ -499,8 +499,6 @@ def test_a_void_and_a_retry_answer_with_their_hand_and_create_nothing(benxi, cha
 def test_a_stored_state_of_another_version_is_replayed_from_the_log(benxi, change):
     """A state that cannot be played on from (`ResumeUnavailable`): the earlier hands are replayed instead."""
     _, owner, session = benxi
-    from settlement.models import HandState
-
     HandState.objects.filter(session=session).update(state={"not": "a state"})
     if change == "correct":
         services.hand_correct(session=session, user=owner, number=3, hand_input=CORRECTED_3, reason="10")

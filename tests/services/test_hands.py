@@ -10,7 +10,7 @@ from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
 from settlement import services
-from settlement.models import GameRow, Hand, HandRevision, Role, SettlementRow
+from settlement.models import GameRow, Hand, HandRevision, HandState, Role, SettlementRow
 from settlement.selectors import session_results
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_recorded_session, make_session, record_hands
 
@@ -295,8 +295,6 @@ def test_a_recorded_hand_answers_with_its_state_and_players_and_is_the_sessions_
 
 
 def test_the_next_hands_preview_replays_the_log_when_the_stored_state_is_of_another_version(table):
-    from settlement.models import HandState
-
     _, owner, session = table
     record_hands(session, owner, BENXI_EXAMPLE[:3])
     HandState.objects.filter(session=session).update(state={"not": "a state"})
