@@ -301,3 +301,25 @@ def test_the_next_hands_preview_replays_the_log_when_the_stored_state_is_of_anot
     preview = services.hand_preview_next(session=session, hand_input=BENXI_EXAMPLE[3], lang="en")
     # As test_the_preview_is_the_engines_result_in_context_and_writes_nothing worked it.
     assert (preview["hands"][-1]["n"], preview["hands"][-1]["totals"]) == (4, [15, 230, 15, 230])
+
+
+def test_a_client_key_of_64_characters_is_kept_and_one_of_65_refused(table):
+    _, owner, session = table
+    hand = {"declarer": 1, "bid": 85, "captured": 20}
+    kept = services.hand_record(session=session, user=owner, hand_input=hand, client_key="k" * 64)
+    assert kept.hand.client_key == "k" * 64
+    with pytest.raises(services.LedgerError) as caught:
+        services.hand_record(session=session, user=owner, hand_input=hand, client_key="k" * 65)
+    assert (caught.value.code, caught.value.field) == ("client_key.invalid", "client_key")
+
+
+def test_a_correction_rebuilds_only_its_own_sessions_rows(table):
+    club, owner, session = table
+    other = make_session(club, owner)
+    record_hands(session, owner, BENXI_EXAMPLE[:2])
+    record_hands(other, owner, BENXI_EXAMPLE[:2])
+    services.hand_correct(session=session, user=owner, number=1, hand_input=BENXI_EXAMPLE[2], reason="x")
+    assert (
+        SettlementRow.objects.filter(session=other).count(),
+        HandState.objects.filter(session=other).count(),
+    ) == (8, 2)
