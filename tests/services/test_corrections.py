@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from settlement import services
-from settlement.models import GameRow, Hand, HandRevision, Role, SettlementRow
+from settlement.models import GameRow, Hand, HandRevision, HandState, Role, SettlementRow
 from settlement.selectors import hand_history, session_results
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_recorded_session, make_session, record_hands
 
@@ -348,3 +348,170 @@ def test_another_users_identical_change_from_an_old_revision_is_still_stale(benx
     with pytest.raises(services.LedgerError) as refused:
         services.hand_void(session=session, user=keeper, number=3, reason="twice", revision=1)
     assert refused.value.code == "hand.stale"
+
+
+# --- refusals name the hand, the field and their parameters; the answers name the hand (docs/mutants.md, S1) ---
+
+
+@pytest.mark.parametrize(
+    ("call", "code", "field", "hand", "params"),
+    [
+        (
+            lambda s, u: services.hand_void(session=s, user=u, number=9, reason="x"),
+            "hand.not_found",
+            "number",
+            9,
+            {"number": 9},
+        ),
+        (
+            lambda s, u: services.hand_correct(session=s, user=u, number=9, hand_input=CORRECTED_3, reason="x"),
+            "hand.not_found",
+            "number",
+            9,
+            {"number": 9},
+        ),
+        (
+            lambda s, u: services.hand_correct(session=s, user=u, number=2, hand_input=BENXI_EXAMPLE[1], reason="x"),
+            "hand.unchanged",
+            "hand",
+            2,
+            {},
+        ),
+        (
+            lambda s, u: services.hand_void(session=s, user=u, number=2, reason="  "),
+            "reason.required",
+            "reason",
+            None,
+            {},
+        ),
+        (lambda s, u: services.hand_void(session=s, user=u, number=2, reason=5), "value.not_text", "reason", None, {}),
+        (
+            lambda s, u: services.hand_correct(session=s, user=u, number=2, hand_input=CORRECTED_3, reason=None),
+            "value.not_text",
+            "reason",
+            None,
+            {},
+        ),
+        # A revision number must be a whole number from 1; True is not one, nor is 0 (the revision before 1).
+        (
+            lambda s, u: services.hand_void(session=s, user=u, number=3, reason="x", revision=0),
+            "revision.invalid",
+            "revision",
+            None,
+            {},
+        ),
+        (
+            lambda s, u: services.hand_void(session=s, user=u, number=3, reason="x", revision="1"),
+            "revision.invalid",
+            "revision",
+            None,
+            {},
+        ),
+    ],
+    ids=[
+        "void-missing",
+        "correct-missing",
+        "unchanged",
+        "reason-blank",
+        "reason-number",
+        "reason-none",
+        "rev-0",
+        "rev-str",
+    ],
+)
+def test_a_refused_change_names_its_hand_field_and_figures(benxi, call, code, field, hand, params):
+    _, owner, session = benxi
+    with pytest.raises(services.LedgerError) as caught:
+        call(session, owner)
+    assert (caught.value.code, caught.value.field, caught.value.hand, caught.value.params) == (
+        code,
+        field,
+        hand,
+        params,
+    )
+    assert HandRevision.objects.filter(hand__session=session).count() == 5
+
+
+def test_a_revision_number_of_true_is_refused_not_taken_for_1(benxi):
+    _, owner, session = benxi
+    services.hand_void(session=session, user=owner, number=3, reason="x", revision=1)
+    with pytest.raises(services.LedgerError) as caught:
+        services.hand_correct(session=session, user=owner, number=3, hand_input=CORRECTED_3, reason="y", revision=True)
+    assert (caught.value.code, caught.value.field) == ("revision.invalid", "revision")
+
+
+def test_voiding_a_void_hand_again_names_it(benxi):
+    _, owner, session = benxi
+    services.hand_void(session=session, user=owner, number=2, reason="x")
+    with pytest.raises(services.LedgerError) as caught:
+        services.hand_void(session=session, user=owner, number=2, reason="again")
+    assert (caught.value.code, caught.value.field, caught.value.hand, caught.value.params) == (
+        "hand.already_void",
+        "number",
+        2,
+        {"number": 2},
+    )
+
+
+def test_a_stale_change_names_the_hand_and_its_current_revision(benxi):
+    _, owner, session = benxi
+    services.hand_correct(session=session, user=owner, number=3, hand_input=CORRECTED_3, reason="10", revision=1)
+    # The same user and reason, from the same revision, but another input: not a retry.
+    other = {**CORRECTED_3, "captured": 20}
+    with pytest.raises(services.LedgerError) as caught:
+        services.hand_correct(session=session, user=owner, number=3, hand_input=other, reason="10", revision=1)
+    assert (caught.value.code, caught.value.field, caught.value.hand, caught.value.params) == (
+        "hand.stale",
+        "revision",
+        3,
+        {"number": 3, "current": 2},
+    )
+
+
+def test_a_correction_answers_with_its_hand_the_new_state_and_the_players(benxi):
+    _, owner, session = benxi
+    write = services.hand_correct(session=session, user=owner, number=3, hand_input=CORRECTED_3, reason="10")
+    hand = Hand.objects.get(session=session, number=3)
+    assert (write.hand.pk, write.revision.number, write.created) == (hand.pk, 2, False)
+    # As worked above: hand 3 a plain made 90, A 110, B 20.
+    assert (write.derived.number, write.derived.hand_id) == (3, hand.pk)
+    assert [p.name for p in write.players] == ["甲", "乙", "丙", "丁"]
+    assert type(session).objects.get(pk=session.pk).updated_at == write.revision.created_at
+
+
+@pytest.mark.parametrize("change", ["correct", "void"])
+def test_a_void_and_a_retry_answer_with_their_hand_and_create_nothing(benxi, change):
+    _, owner, session = benxi
+    hand = Hand.objects.get(session=session, number=3)
+
+    def send():
+        if change == "void":
+            return services.hand_void(session=session, user=owner, number=3, reason="twice", revision=1)
+        return services.hand_correct(
+            session=session, user=owner, number=3, hand_input=CORRECTED_3, reason="10", revision=1
+        )
+
+    for write in (send(), send()):
+        assert (write.hand.pk, write.revision.number, write.created) == (hand.pk, 2, False)
+
+
+@pytest.mark.parametrize("change", ["correct", "void", "record"])
+def test_a_stored_state_of_another_version_is_replayed_from_the_log(benxi, change):
+    """A state that cannot be played on from (`ResumeUnavailable`): the earlier hands are replayed instead."""
+    _, owner, session = benxi
+    HandState.objects.filter(session=session).update(state={"not": "a state"})
+    if change == "correct":
+        services.hand_correct(session=session, user=owner, number=3, hand_input=CORRECTED_3, reason="10")
+        # As test_a_correction_in_the_middle_settles_every_later_hand_and_game_again worked it.
+        assert _rows(session, 0)[2:] == [(3, 1, 10, 110), (4, 1, -85, 25), (5, 1, 300, 325)]
+    elif change == "void":
+        services.hand_void(session=session, user=owner, number=3, reason="dealt by mistake")
+        # As test_a_void_keeps_the_number_and_stops_counting worked it.
+        assert _rows(session, 0)[2:] == [(4, 1, -85, 15), (5, 1, 300, 315)]
+    else:
+        # Hand 6 starts 盘 3 (A won 盘 2 at hand 5); seat 1 declares 80 and captures 0, clean in 本溪: B +100.
+        services.hand_record(
+            session=session, user=owner, hand_input={"dealer": 1, "declarer": 1, "bid": 80, "captured": 0}
+        )
+        assert _rows(session, 1)[-1] == (6, 3, 100, 100)
+        assert _rows(session, 0)[-1] == (6, 3, 0, 0)

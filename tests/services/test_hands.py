@@ -10,7 +10,7 @@ from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
 from settlement import services
-from settlement.models import GameRow, Hand, HandRevision, Role, SettlementRow
+from settlement.models import GameRow, Hand, HandRevision, HandState, Role, SettlementRow
 from settlement.selectors import session_results
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_recorded_session, make_session, record_hands
 
@@ -219,3 +219,107 @@ def test_concurrent_repeats_of_one_key_record_one_hand():
     # Three hands in all, numbered without gaps: the session lock serializes writers.
     assert sorted(Hand.objects.filter(session=session).values_list("number", flat=True)) == [1, 2, 3]
     assert SettlementRow.objects.filter(session=session).count() == 12
+
+
+# --- refusals name their field and figures; repeats; a stored state of another version (docs/mutants.md, S1) ---
+
+
+def test_a_closed_session_and_a_moved_hand_name_their_field_and_figures(table):
+    _, owner, session = table
+    services.hand_record(session=session, user=owner, hand_input={"declarer": 1, "bid": 85, "captured": 20})
+    with pytest.raises(services.LedgerError) as moved:
+        services.hand_record(
+            session=session, user=owner, hand_input={"declarer": 2, "bid": 80, "captured": 20}, expected_number=5
+        )
+    # Entered as hand 5, but the session holds 1 hand: it would be hand 2.
+    assert (moved.value.code, moved.value.field, moved.value.params) == (
+        "hand.moved",
+        "number",
+        {"number": 5, "last": 1},
+    )
+    services.session_close(session=session, user=owner)
+    with pytest.raises(services.LedgerError) as closed:
+        services.hand_record(session=session, user=owner, hand_input={"declarer": 2, "bid": 80, "captured": 20})
+    assert (closed.value.code, closed.value.field, closed.value.params) == ("session.closed", "session", {})
+
+
+def test_the_preview_of_a_correction_of_a_missing_hand_names_it(table):
+    _, owner, session = table
+    record_hands(session, owner, BENXI_EXAMPLE[:2])
+    with pytest.raises(services.LedgerError) as caught:
+        services.hand_preview(session=session, hand_input=BENXI_EXAMPLE[0], lang="en", number=3)
+    assert (caught.value.code, caught.value.field, caught.value.hand, caught.value.params) == (
+        "hand.not_found",
+        "number",
+        3,
+        {"number": 3},
+    )
+
+
+def test_a_repeat_that_spells_out_a_default_is_the_same_hand(table):
+    _, owner, session = table
+    hand = {"declarer": 1, "bid": 85, "captured": 20}
+    first = services.hand_record(session=session, user=owner, hand_input=hand, client_key="k")
+    # `forced` is false unless given (rules/baifen.md): a client that sends every field sends the same hand.
+    again = services.hand_record(session=session, user=owner, hand_input={**hand, "forced": False}, client_key="k")
+    assert (again.hand.pk, again.created) == (first.hand.pk, False)
+    with pytest.raises(services.LedgerError) as caught:
+        services.hand_record(session=session, user=owner, hand_input={**hand, "forced": True}, client_key="k")
+    assert caught.value.code == "client_key.reused"
+
+
+@pytest.mark.parametrize("entered", [5, "hand", [1, 85, 20], None])
+def test_a_repeat_of_a_key_with_something_that_is_not_a_hand_is_refused(table, entered):
+    _, owner, session = table
+    services.hand_record(
+        session=session, user=owner, hand_input={"declarer": 1, "bid": 85, "captured": 20}, client_key="k"
+    )
+    with pytest.raises(services.LedgerError) as caught:
+        services.hand_record(session=session, user=owner, hand_input=entered, client_key="k")
+    assert (caught.value.code, caught.value.field, caught.value.hand) == ("client_key.reused", "client_key", 1)
+
+
+def test_a_recorded_hand_answers_with_its_state_and_players_and_is_the_sessions_latest_write(table):
+    _, owner, session = table
+    write = services.hand_record(session=session, user=owner, hand_input={"declarer": 1, "bid": 85, "captured": 20})
+    assert (write.hand.number, write.created, write.derived.number, write.derived.hand_id) == (
+        1,
+        True,
+        1,
+        write.hand.pk,
+    )
+    assert [p.name for p in write.players] == ["甲", "乙", "丙", "丁"]
+    assert write.hand.session.updated_at == write.revision.created_at
+    session.refresh_from_db()
+    assert session.updated_at == write.revision.created_at
+
+
+def test_the_next_hands_preview_replays_the_log_when_the_stored_state_is_of_another_version(table):
+    _, owner, session = table
+    record_hands(session, owner, BENXI_EXAMPLE[:3])
+    HandState.objects.filter(session=session).update(state={"not": "a state"})
+    preview = services.hand_preview_next(session=session, hand_input=BENXI_EXAMPLE[3], lang="en")
+    # As test_the_preview_is_the_engines_result_in_context_and_writes_nothing worked it.
+    assert (preview["hands"][-1]["n"], preview["hands"][-1]["totals"]) == (4, [15, 230, 15, 230])
+
+
+def test_a_client_key_of_64_characters_is_kept_and_one_of_65_refused(table):
+    _, owner, session = table
+    hand = {"declarer": 1, "bid": 85, "captured": 20}
+    kept = services.hand_record(session=session, user=owner, hand_input=hand, client_key="k" * 64)
+    assert kept.hand.client_key == "k" * 64
+    with pytest.raises(services.LedgerError) as caught:
+        services.hand_record(session=session, user=owner, hand_input=hand, client_key="k" * 65)
+    assert (caught.value.code, caught.value.field) == ("client_key.invalid", "client_key")
+
+
+def test_a_correction_rebuilds_only_its_own_sessions_rows(table):
+    club, owner, session = table
+    other = make_session(club, owner)
+    record_hands(session, owner, BENXI_EXAMPLE[:2])
+    record_hands(other, owner, BENXI_EXAMPLE[:2])
+    services.hand_correct(session=session, user=owner, number=1, hand_input=BENXI_EXAMPLE[2], reason="x")
+    assert (
+        SettlementRow.objects.filter(session=other).count(),
+        HandState.objects.filter(session=other).count(),
+    ) == (8, 2)

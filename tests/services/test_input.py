@@ -56,6 +56,10 @@ def _preview(table, hand):
     services.hand_preview(session=table[2], hand_input=hand)
 
 
+def _preview_next(table, hand):
+    services.hand_preview_next(session=table[2], hand_input=hand)
+
+
 def _correct(table, hand):
     _, owner, session = table
     services.hand_correct(session=session, user=owner, number=1, hand_input=hand, reason="x")
@@ -109,13 +113,26 @@ def test_nesting_up_to_the_bound_is_not_refused_for_its_depth(table):
         (_record, lambda c: {"declarer": 1, "bid": 85, f"ka{c}": 1}, "hand"),
         (_record, lambda c: {"declarer": 1, "bid": 85, "kou": f"side{c}"}, "kou"),
         (_preview, lambda c: {"penalties": [{"kind": c}]}, "penalties[0].kind"),
+        (_preview, lambda c: {f"{c}": 1}, "hand"),
+        (_preview_next, lambda c: {f"{c}": 1}, "hand"),
         (_correct, lambda c: {f"{c}": 1}, "hand"),
         (_open_with_options, lambda c: {f"clean{c}": 1}, "options"),
         (_import, lambda c: {**DOCUMENT, "players": ["甲", "乙", f"丙{c}", "丁"]}, "players[2]"),
         (_import, lambda c: {**DOCUMENT, "venue": f"一号桌{c}"}, "venue"),
         (_import, lambda c: {**DOCUMENT, "hands": [{**BENXI_EXAMPLE[0], c: 0}]}, "hands[0]"),
     ],
-    ids=["hand-key", "hand-value", "preview", "correct-key", "option-key", "name", "venue", "document-hand-key"],
+    ids=[
+        "hand-key",
+        "hand-value",
+        "preview",
+        "preview-key",
+        "preview-next-key",
+        "correct-key",
+        "option-key",
+        "name",
+        "venue",
+        "document-hand-key",
+    ],
 )
 def test_a_control_character_or_lone_surrogate_anywhere_is_refused(table, write, value, field, bad):
     before = written()
@@ -277,6 +294,17 @@ def test_recording_one_hand_past_the_limit_is_refused(table, settings):
     )
     assert "3" in caught.value.message("en")
     assert written() == before
+
+
+def test_the_preview_of_a_new_hand_is_refused_one_hand_past_the_limit(table, settings):
+    _, owner, session = table  # 2 hands
+    settings.BAIFEN_MAX_HANDS = 3
+    # The 3rd hand fits: its preview is given.
+    assert services.hand_preview(session=session, hand_input=BENXI_EXAMPLE[2], lang="en")["hands"][-1]["n"] == 3
+    record_hands(session, owner, [BENXI_EXAMPLE[2]])
+    with pytest.raises(services.LedgerError) as caught:
+        services.hand_preview(session=session, hand_input=BENXI_EXAMPLE[3], lang="en")
+    assert (caught.value.code, caught.value.params) == ("session.too_many_hands", {"limit": 3})
 
 
 def test_the_default_limit_is_2000_hands(settings):
