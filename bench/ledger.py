@@ -81,7 +81,7 @@ def session_of(user: Any, club: Club, hands: int) -> Session:
 
 
 def row(label: str, value: float, floor: float, target: str) -> None:
-    print(f"  {label:<46} {value * 1e3:>9.2f} ms  {value / floor:>6.2f}×   target {target}")
+    print(f"  {label:<46} {value * 1e3:>9.2f} ms  {value / floor:>6.2f}×   {target}")
 
 
 def main() -> None:
@@ -117,8 +117,8 @@ def main() -> None:
 
         print(f"Floor: a bare DRF create of one row, {bare * 1e3:.2f} ms (median of {REPEAT * 2})")
         print("Hand entry (POST sessions/{id}/hands/), median:")
-        row("entry at hand #10 vs bare create", entry[10], bare, "≤ 2")
-        row("entry at hand #1,000 vs bare create", entry[1000], bare, "≤ 2")
+        row("entry at hand #10 vs bare create", entry[10], bare, "target ≤ 2")
+        row("entry at hand #1,000 vs bare create", entry[1000], bare, "target ≤ 2")
         print(f"  {'entry #1,000 / #10':<46} {'':>12}  {entry[1000] / entry[10]:>6.2f}×   target ≤ 1.2")
 
         preview: dict[int, float] = {}
@@ -133,8 +133,10 @@ def main() -> None:
 
             preview[size] = timed(ask, REPEAT)
         print("Hand preview (POST sessions/{id}/hands/preview/), median:")
-        row("preview at hand #10 vs bare create", preview[10], bare, "≤ 2")
-        row("preview at hand #1,000 vs bare create", preview[1000], bare, "≤ 2")
+        # No target against the bare create: the preview answers with the newest page of stored hands as well
+        # (a read of 20 hands and their receipts) besides the new hand's play. Its target is flatness.
+        row("preview at hand #10 vs bare create", preview[10], bare, "(plays the hand, reads a page)")
+        row("preview at hand #1,000 vs bare create", preview[1000], bare, "(plays the hand, reads a page)")
         print(f"  {'preview #1,000 / #10':<46} {'':>12}  {preview[1000] / preview[10]:>6.2f}×   target ≤ 1.2")
 
         print("Reads at ~1,000 hands vs ~10 (median; size of the answer):")
