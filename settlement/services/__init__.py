@@ -2,11 +2,13 @@
 
 The hand log is append-only: recording a hand adds a `Hand` and its first
 `HandRevision`; a correction or a void adds a revision. After each write the
-session is replayed through the rules engine and the derived rows
-(`SettlementRow`, `GameRow`) are rebuilt from the first hand the write could
-change, inside the same transaction — so what is stored always equals what
-the log replays to. Writers of one session are serialized by locking the
-session row (`SELECT … FOR UPDATE` where the database has it).
+session is played through the rules engine from the stored state before the
+first hand the write could change, and the derived rows (`SettlementRow`,
+`GameRow`, `HandState`, the ratings) are rebuilt from there, inside the same
+transaction — so what is stored always equals what the log replays to.
+Writers of one session are serialized by locking the session row
+(`SELECT … FOR NO KEY UPDATE` where the database has row locks; SQLite's
+write transaction is the lock: `common.session_lock`).
 
 Refusals raise `LedgerError` (stable code, ledger hand number, field);
 a user without a writing role in the club gets `PermissionDenied`.
