@@ -14,9 +14,11 @@ from settlement.rules.families import (
     declarer_level,
     declaring_side,
     group_label,
+    group_order,
     level_band,
     scoring_group,
 )
+from settlement.rules.options import options_resolve
 from settlement.rules.registry import VARIANTS
 
 
@@ -57,6 +59,24 @@ def test_every_registered_variant_says_its_family_and_unit():
 def test_each_variant_counts_in_its_family_and_unit(variant, family, unit):
     assert (SCORING[variant].family, SCORING[variant].unit) == (family, unit)
     assert scoring_group(variant) == f"{family}/{unit}"
+
+
+@pytest.mark.parametrize(
+    ("group", "order"),
+    [
+        # Family: baifen, erguai, biaofen, hongxingwu, gunzi, shengji; Unit: pan_points, zhu, stake_points,
+        # dang, levels (their order of declaration in families.py).
+        ("baifen/pan_points", (0, 0)),
+        ("baifen/zhu", (0, 1)),
+        ("erguai/stake_points", (1, 2)),
+        ("biaofen/dang", (2, 3)),
+        ("hongxingwu/levels", (3, 4)),
+        ("gunzi/stake_points", (4, 2)),
+        ("shengji/levels", (5, 4)),
+    ],
+)
+def test_groups_sort_by_the_order_families_and_units_are_declared_in(group, order):
+    assert group_order(group) == order
 
 
 def test_stake_points_of_two_families_are_two_groups():
@@ -120,3 +140,21 @@ def test_the_declaring_teams_level_comes_from_the_state_before_the_hand():
     assert declarer_level("gunzi", gunzi, [6, 2], 3) == "4"
     assert declarer_level("baifen.benxi", None, None, 0) is None
     assert declarer_level("hongxingwu", hongxingwu, [0, 0], None) is None
+
+
+@pytest.mark.parametrize(
+    ("variant", "overrides", "levels", "declarer", "level"),
+    [
+        # 升级 (shengji.md): both teams start at the first level of `ladder`, then play on it.
+        ("shengji", {}, None, 0, "2"),
+        ("shengji", {"ladder": ["3", "5", "7", "A"]}, None, 1, "3"),
+        ("shengji", {"ladder": ["3", "5", "7", "A"]}, [2, 0], 4, "7"),  # seat 4 is team 0, at index 2
+        ("shengji", {"ladder": ["3", "5", "7", "A"]}, [2, 1], 3, "5"),
+        # 红星五 (hongxingwu.md): a game starts at `start_level`, wherever it is on the ladder.
+        ("hongxingwu", {"start_level": "5"}, None, 2, "5"),
+        ("hongxingwu", {"ladder": ["2", "5", "8", "J", "A"]}, [3, 1], 1, "5"),
+    ],
+)
+def test_the_declaring_teams_level_is_read_on_the_variants_own_ladder(variant, overrides, levels, declarer, level):
+    options = options_resolve(VARIANTS[variant].defaults(4), overrides)
+    assert declarer_level(variant, options, levels, declarer) == level
