@@ -18,6 +18,8 @@ from settlement.rules import session_settle
 from settlement.rules.base import RulesError
 from settlement.rules.options import (
     OptionKind,
+    frozen_map,
+    option,
     parse_bid_table,
     parse_bool,
     parse_choice,
@@ -390,72 +392,77 @@ class _Kou(StrEnum):
     TRUMP = "trump"
 
 
-# Each option kind's parser, built at test time (the variants build theirs at import): what it accepts, what
+# Each option kind's parser, built inside the test (the variants build theirs at import): what it accepts, what
 # it answers, and the `expected` its refusal names, worked from the parsers' documented contract in options.py.
 @pytest.mark.parametrize(
-    ("parser", "value", "answer"),
+    ("make", "value", "answer"),
     [
-        (parse_int(low=0, high=100, step=5), 35, 35),
-        (parse_int(low=0, high=100, step=5), 0, 0),
-        (parse_int(low=0, high=100, step=5), 100, 100),
-        (parse_int(low=1, high=3, nullable=True), None, None),
-        (parse_bool, False, False),
-        (parse_enum(_Kou), "trump", _Kou.TRUMP),
-        (parse_choice(["a", "b"]), "b", "b"),
-        (parse_choice_list(["2", "3", "4"]), ["4", "2"], ("4", "2")),
-        (parse_bid_table(value_low=0, value_high=10), {"100": 5, "90": 3}, {90: 3, 100: 5}),
-        (parse_keyed_ints(["a", "b"], all_required=True, low=0, high=9), {"b": 9, "a": 0}, {"a": 0, "b": 9}),
-        (parse_keyed_ints(["a", "b"], all_required=False), {"b": -1}, {"b": -1}),
-        (parse_int_list(low=1, min_len=2), [1, 7], (1, 7)),
+        (lambda: parse_int(low=0, high=100, step=5), 35, 35),
+        (lambda: parse_int(low=0, high=100, step=5), 0, 0),
+        (lambda: parse_int(low=0, high=100, step=5), 100, 100),
+        (lambda: parse_int(low=1, high=3, nullable=True), None, None),
+        (lambda: parse_bool, False, False),
+        (lambda: parse_enum(_Kou), "trump", _Kou.TRUMP),
+        (lambda: parse_choice(["a", "b"]), "b", "b"),
+        (lambda: parse_choice_list(["2", "3", "4"]), ["4", "2"], ("4", "2")),
+        (lambda: parse_bid_table(value_low=0, value_high=10), {"100": 5, "90": 3}, {90: 3, 100: 5}),
+        (lambda: parse_keyed_ints(["a", "b"], all_required=True, low=0, high=9), {"b": 9, "a": 0}, {"a": 0, "b": 9}),
+        (lambda: parse_keyed_ints(["a", "b"], all_required=False), {"b": -1}, {"b": -1}),
+        (lambda: parse_int_list(low=1, min_len=2), [1, 7], (1, 7)),
     ],
 )
-def test_an_option_parser_answers_what_it_accepts(parser, value, answer):
-    parsed = parser(value, "f")
+def test_an_option_parser_answers_what_it_accepts(make, value, answer):
+    parsed = make()(value, "f")
     assert parsed == answer
     if isinstance(answer, dict):  # bids sorted, keys in the option's order
         assert list(parsed) == list(answer)
 
 
 @pytest.mark.parametrize(
-    ("parser", "value", "field", "expected"),
+    ("make", "value", "field", "expected"),
     [
-        (parse_int(low=0, high=100, step=5), 36, "f", "integer 0–100, multiple of 5"),
-        (parse_int(low=0, high=100, step=5), 105, "f", "integer 0–100, multiple of 5"),
-        (parse_int(low=0, high=100, step=5), -5, "f", "integer 0–100, multiple of 5"),
-        (parse_int(low=1, high=3), True, "f", "integer 1–3"),
-        (parse_int(low=1, high=3), "2", "f", "integer 1–3"),
-        (parse_int(low=1, high=3), None, "f", "integer 1–3"),
-        (parse_int(low=1, high=3, nullable=True), 0, "f", "null or integer 1–3"),
-        (parse_int(), 1_000_001, "f", "integer -1000000–1000000"),
-        (parse_bool, 1, "f", "true/false"),
-        (parse_bool, None, "f", "true/false"),
-        (parse_enum(_Kou), "joker", "f", "'side' / 'trump'"),
-        (parse_enum(_Kou), ["side"], "f", "'side' / 'trump'"),
-        (parse_choice(["a", "b"]), "c", "f", "'a' / 'b'"),
-        (parse_choice_list(["2", "3", "4"]), "2", "f", "a list of 2, 3, 4"),
-        (parse_choice_list(["2", "3", "4"]), ["2", 3], "f", "a list of 2, 3, 4"),
-        (parse_choice_list(["2", "3", "4"]), ["2", "5"], "f", "a list of 2, 3, 4"),
-        (parse_choice_list(["2", "3", "4"]), ["3", "3"], "f", "a list of 2, 3, 4, each once"),
-        (parse_choice_list(["2", "3"], expected="a ladder"), ["9"], "f", "a ladder"),
-        (parse_bid_table(), [], "f", 'object from bid to score, e.g. {"100": 300}'),
-        (parse_bid_table(), {"91": 1}, "f.91", "a bid, a multiple of 5"),
-        (parse_bid_table(), {"x": 1}, "f.x", "a bid, a multiple of 5"),
-        (parse_bid_table(), {"90": True}, "f.90", "integer between −1000000 and 1000000"),
-        (parse_bid_table(), {"90": -1_000_001}, "f.90", "integer between −1000000 and 1000000"),
-        (parse_bid_table(value_low=0, value_high=10), {"90": 11}, "f.90", "integer between 0 and 10"),
-        (parse_bid_table(value_low=0, value_high=10), {"90": -1}, "f.90", "integer between 0 and 10"),
-        (parse_keyed_ints(["a", "b"], all_required=True), [1], "f", "object with keys a, b"),
-        (parse_keyed_ints(["a", "b"], all_required=True), {"a": 1, "c": 1}, "f.c", "one of a, b"),
-        (parse_keyed_ints(["a", "b"], all_required=True), {"a": 1}, "f.b", "present"),
-        (parse_keyed_ints(["a", "b"], all_required=True, low=0, high=9), {"a": 10, "b": 0}, "f.a", "integer 0–9"),
-        (parse_int_list(low=1, min_len=2), [1], "f", "list of at least 2 integers ≥ 1"),
-        (parse_int_list(low=1, min_len=2), (1, 2), "f", "list of at least 2 integers ≥ 1"),
-        (parse_int_list(low=1, min_len=2), [2, 0], "f[1]", "integer 1–1000000"),
+        (lambda: parse_int(low=0, high=100, step=5), 36, "f", "integer 0–100, multiple of 5"),
+        (lambda: parse_int(low=0, high=100, step=5), 105, "f", "integer 0–100, multiple of 5"),
+        (lambda: parse_int(low=0, high=100, step=5), -5, "f", "integer 0–100, multiple of 5"),
+        (lambda: parse_int(low=1, high=3), True, "f", "integer 1–3"),
+        (lambda: parse_int(low=1, high=3), "2", "f", "integer 1–3"),
+        (lambda: parse_int(low=1, high=3), None, "f", "integer 1–3"),
+        (lambda: parse_int(low=1, high=3, nullable=True), 0, "f", "null or integer 1–3"),
+        (lambda: parse_int(), 1_000_001, "f", "integer -1000000–1000000"),
+        (lambda: parse_bool, 1, "f", "true/false"),
+        (lambda: parse_bool, None, "f", "true/false"),
+        (lambda: parse_enum(_Kou), "joker", "f", "'side' / 'trump'"),
+        (lambda: parse_enum(_Kou), ["side"], "f", "'side' / 'trump'"),
+        (lambda: parse_choice(["a", "b"]), "c", "f", "'a' / 'b'"),
+        (lambda: parse_choice_list(["2", "3", "4"]), "2", "f", "a list of 2, 3, 4"),
+        (lambda: parse_choice_list(["2", "3", "4"]), ["2", 3], "f", "a list of 2, 3, 4"),
+        (lambda: parse_choice_list(["2", "3", "4"]), ["2", "5"], "f", "a list of 2, 3, 4"),
+        (lambda: parse_choice_list(["2", "3", "4"]), ["3", "3"], "f", "a list of 2, 3, 4, each once"),
+        (lambda: parse_choice_list(["2", "3"], expected="a ladder"), ["9"], "f", "a ladder"),
+        (lambda: parse_bid_table(), [], "f", 'object from bid to score, e.g. {"100": 300}'),
+        (lambda: parse_bid_table(), {"91": 1}, "f.91", "a bid, a multiple of 5"),
+        (lambda: parse_bid_table(), {"x": 1}, "f.x", "a bid, a multiple of 5"),
+        (lambda: parse_bid_table(), {"90": True}, "f.90", "integer between −1000000 and 1000000"),
+        (lambda: parse_bid_table(), {"90": -1_000_001}, "f.90", "integer between −1000000 and 1000000"),
+        (lambda: parse_bid_table(value_low=0, value_high=10), {"90": 11}, "f.90", "integer between 0 and 10"),
+        (lambda: parse_bid_table(value_low=0, value_high=10), {"90": -1}, "f.90", "integer between 0 and 10"),
+        (lambda: parse_keyed_ints(["a", "b"], all_required=True), [1], "f", "object with keys a, b"),
+        (lambda: parse_keyed_ints(["a", "b"], all_required=True), {"a": 1, "c": 1}, "f.c", "one of a, b"),
+        (lambda: parse_keyed_ints(["a", "b"], all_required=True), {"a": 1}, "f.b", "present"),
+        (
+            lambda: parse_keyed_ints(["a", "b"], all_required=True, low=0, high=9),
+            {"a": 10, "b": 0},
+            "f.a",
+            "integer 0–9",
+        ),
+        (lambda: parse_int_list(low=1, min_len=2), [1], "f", "list of at least 2 integers ≥ 1"),
+        (lambda: parse_int_list(low=1, min_len=2), (1, 2), "f", "list of at least 2 integers ≥ 1"),
+        (lambda: parse_int_list(low=1, min_len=2), [2, 0], "f[1]", "integer 1–1000000"),
     ],
 )
-def test_an_option_parser_refuses_naming_the_field_and_what_it_expects(parser, value, field, expected):
+def test_an_option_parser_refuses_naming_the_field_and_what_it_expects(make, value, field, expected):
     with pytest.raises(RulesError) as caught:
-        parser(value, "f")
+        make()(value, "f")
     assert (caught.value.code, caught.value.field, caught.value.params) == (
         "option.invalid",
         field,
@@ -464,24 +471,25 @@ def test_an_option_parser_refuses_naming_the_field_and_what_it_expects(parser, v
 
 
 @pytest.mark.parametrize(
-    ("parser", "described"),
+    ("make", "described"),
     [
-        (parse_int(low=0, high=100, step=5), (OptionKind.INTEGER, 0, 100, 5, (), (), True, False)),
-        (parse_int(nullable=True), (OptionKind.INTEGER, -1_000_000, 1_000_000, 1, (), (), True, True)),
-        (parse_bool, (OptionKind.SWITCH, None, None, 1, (), (), True, False)),
-        (parse_enum(_Kou), (OptionKind.CHOICE, None, None, 1, ("side", "trump"), (), True, False)),
-        (parse_choice(["a", "b"]), (OptionKind.CHOICE, None, None, 1, ("a", "b"), (), True, False)),
-        (parse_choice_list(["2", "3"]), (OptionKind.CHOICE_LIST, None, None, 1, ("2", "3"), (), True, False)),
-        (parse_bid_table(), (OptionKind.BID_TABLE, -1_000_000, 1_000_000, 5, (), (), True, False)),
-        (parse_bid_table(value_low=0, value_high=10), (OptionKind.BID_TABLE, 0, 10, 5, (), (), True, False)),
+        (lambda: parse_int(low=0, high=100, step=5), (OptionKind.INTEGER, 0, 100, 5, (), (), True, False)),
+        (lambda: parse_int(nullable=True), (OptionKind.INTEGER, -1_000_000, 1_000_000, 1, (), (), True, True)),
+        (lambda: parse_bool, (OptionKind.SWITCH, None, None, 1, (), (), True, False)),
+        (lambda: parse_enum(_Kou), (OptionKind.CHOICE, None, None, 1, ("side", "trump"), (), True, False)),
+        (lambda: parse_choice(["a", "b"]), (OptionKind.CHOICE, None, None, 1, ("a", "b"), (), True, False)),
+        (lambda: parse_choice_list(["2", "3"]), (OptionKind.CHOICE_LIST, None, None, 1, ("2", "3"), (), True, False)),
+        (lambda: parse_bid_table(), (OptionKind.BID_TABLE, -1_000_000, 1_000_000, 5, (), (), True, False)),
+        (lambda: parse_bid_table(value_low=0, value_high=10), (OptionKind.BID_TABLE, 0, 10, 5, (), (), True, False)),
         (
-            parse_keyed_ints(["a", "b"], all_required=False, low=0, high=9),
+            lambda: parse_keyed_ints(["a", "b"], all_required=False, low=0, high=9),
             (OptionKind.KEYED_INTEGERS, 0, 9, 1, (), ("a", "b"), False, False),
         ),
-        (parse_int_list(low=2), (OptionKind.INTEGER_LIST, 2, None, 1, (), (), True, False)),
+        (lambda: parse_int_list(low=2), (OptionKind.INTEGER_LIST, 2, None, 1, (), (), True, False)),
     ],
 )
-def test_an_option_type_describes_what_its_parser_accepts(parser, described):
+def test_an_option_type_describes_what_its_parser_accepts(make, described):
+    parser = make()
     assert (
         parser.kind,
         parser.minimum,
@@ -492,3 +500,31 @@ def test_an_option_type_describes_what_its_parser_accepts(parser, described):
         parser.all_required,
         parser.nullable,
     ) == described
+
+
+def test_an_option_field_carries_its_default_doc_parser_and_dumper():
+    parser = parse_int(low=0, high=9)
+    plain = option(3, "three", parser)
+    assert (plain.default, plain.metadata["doc"], plain.metadata["parse"]) == (3, "three", parser)
+    assert plain.metadata["dump"](frozen_map({1: (_Kou.SIDE, 2)})) == {"1": ["side", 2]}  # JSON: str keys, lists
+    dumped = option((), "a list", parse_int_list(), dump=len)
+    assert (dumped.default, dumped.metadata["dump"]) == ((), len)
+
+
+def test_a_frozen_map_refuses_every_change_and_hashes_by_its_items():
+    table = frozen_map({"a": 1, "b": 2})
+    for change in (
+        lambda: table.__setitem__("c", 3),
+        lambda: table.__delitem__("a"),
+        table.clear,
+        lambda: table.pop("a"),
+        table.popitem,
+        lambda: table.setdefault("c", 3),
+        lambda: table.update(c=3),
+    ):
+        with pytest.raises(TypeError, match=r"^options are frozen; use dataclasses\.replace$"):
+            change()
+    assert table == {"a": 1, "b": 2}
+    assert hash(table) == hash(frozen_map({"b": 2, "a": 1})) == hash((("a", 1), ("b", 2)))
+    # Items are ordered by their repr, so keys of mixed types hash too: "('1', 'y')" before "(1, 'x')".
+    assert hash(frozen_map({1: "x", "1": "y"})) == hash((("1", "y"), (1, "x")))
