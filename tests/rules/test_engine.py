@@ -20,6 +20,7 @@ from settlement.rules.options import (
     OptionKind,
     frozen_map,
     option,
+    options_resolve,
     parse_bid_table,
     parse_bool,
     parse_choice,
@@ -409,6 +410,9 @@ class _Kou(StrEnum):
         (lambda: parse_keyed_ints(["a", "b"], all_required=True, low=0, high=9), {"b": 9, "a": 0}, {"a": 0, "b": 9}),
         (lambda: parse_keyed_ints(["a", "b"], all_required=False), {"b": -1}, {"b": -1}),
         (lambda: parse_int_list(low=1, min_len=2), [1, 7], (1, 7)),
+        (lambda: parse_int_list(), [1], (1,)),  # by default one integer ≥ 1 is enough
+        (lambda: parse_bid_table(), {"90": 1_000_000, "95": -1_000_000}, {90: 1_000_000, 95: -1_000_000}),
+        (lambda: parse_bid_table(value_low=0, value_high=10), {"95": 10, "90": 0}, {90: 0, 95: 10}),
     ],
 )
 def test_an_option_parser_answers_what_it_accepts(make, value, answer):
@@ -528,3 +532,17 @@ def test_a_frozen_map_refuses_every_change_and_hashes_by_its_items():
     assert hash(table) == hash(frozen_map({"b": 2, "a": 1})) == hash((("a", 1), ("b", 2)))
     # Items are ordered by their repr, so keys of mixed types hash too: "('1', 'y')" before "(1, 'x')".
     assert hash(frozen_map({1: "x", "1": "y"})) == hash((("1", "y"), (1, "x")))
+
+
+@pytest.mark.parametrize(
+    ("overrides", "refusal"),
+    [
+        ([], ("document.not_object", "options", {})),
+        ("target", ("document.not_object", "options", {})),
+        ({"x": 1}, ("option.unknown", "options.x", {"name": "x"})),
+    ],
+)
+def test_options_that_are_not_an_object_of_known_names_are_refused(overrides, refusal):
+    with pytest.raises(RulesError) as caught:
+        options_resolve(VARIANTS["baifen.benxi"].defaults(4), overrides)
+    assert (caught.value.code, caught.value.field, caught.value.params) == refusal
