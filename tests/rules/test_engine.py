@@ -15,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from settlement.rules import session_settle
-from settlement.rules.base import RulesError
+from settlement.rules.base import BottomJokers, Penalty, RulesError
+from settlement.rules.document import hand_parse
 from settlement.rules.options import (
     OptionKind,
     frozen_map,
@@ -546,3 +547,73 @@ def test_options_that_are_not_an_object_of_known_names_are_refused(overrides, re
     with pytest.raises(RulesError) as caught:
         options_resolve(VARIANTS["baifen.benxi"].defaults(4), overrides)
     assert (caught.value.code, caught.value.field, caught.value.params) == refusal
+
+
+SEAT_OF_4 = {"players": 4, "last": 3}  # error.seat.invalid: "an integer 0–{last}"
+
+
+# Each refusal of a hand's fields (README "Errors"), by code, field, hand and the figures its message names.
+@pytest.mark.parametrize(
+    ("variant", "hand", "refusal"),
+    [
+        ("baifen.benxi", [], ("value.not_object", "hand", {})),
+        ("baifen.benxi", {"partner": 1}, ("field.unknown", "partner", {"name": "partner"})),
+        ("baifen.benxi", {"dealer": 4}, ("seat.invalid", "dealer", SEAT_OF_4)),
+        ("baifen.benxi", {"declarer": -1}, ("seat.invalid", "declarer", SEAT_OF_4)),
+        ("baifen.classic", {"partner": "1"}, ("seat.invalid", "partner", SEAT_OF_4)),
+        ("baifen.benxi", {"bid": 1.5}, ("value.not_integer", "bid", {})),
+        ("biaofen", {"bombs": -1}, ("value.not_count", "bombs", {})),
+        ("baifen.benxi", {"captured": 33}, ("points.not_multiple_of_5", "captured", {"value": 33})),
+        ("baifen.benxi", {"captured": 105}, ("points.over_deck", "captured", {"value": 105, "total": 100})),
+        ("biaofen", {"bottom_points": 205}, ("points.over_deck", "bottom_points", {"value": 205, "total": 200})),
+        ("baifen.benxi", {"forced": 1}, ("value.not_bool", "forced", {})),
+        ("baifen.benxi", {"kou": "x"}, ("value.not_choice", "kou", {"choices": "side / trump / joker"})),
+        ("hongxingwu", {"bottom_multiplier": 1}, ("multiplier.not_power_of_two", "bottom_multiplier", {})),
+        ("hongxingwu", {"bottom_multiplier": True}, ("multiplier.not_power_of_two", "bottom_multiplier", {})),
+        ("biaofen", {"penalties": {}}, ("value.not_list", "penalties", {})),
+        ("biaofen", {"penalties": [1]}, ("value.not_object", "penalties[0]", {})),
+        (
+            "biaofen",
+            {"penalties": [{"seat": 0, "kind": "shuai", "x": 1}]},
+            ("field.unknown", "penalties[0].x", {"name": "x"}),
+        ),
+        ("biaofen", {"penalties": [{"seat": 0}]}, ("field.required", "penalties[0].kind", {})),
+        ("biaofen", {"penalties": [{"kind": "shuai"}]}, ("field.required", "penalties[0].seat", {})),
+        (
+            "biaofen",
+            {"penalties": [{"seat": 0, "kind": "shuai"}, {"seat": 4, "kind": "misdeal"}]},
+            ("seat.invalid", "penalties[1].seat", SEAT_OF_4),
+        ),
+        (
+            "biaofen",
+            {"penalties": [{"seat": 0, "kind": "x"}]},
+            ("value.not_choice", "penalties[0].kind", {"choices": "shuai / misdeal"}),
+        ),
+        ("gunzi", {"bottom_jokers": []}, ("value.not_object", "bottom_jokers", {})),
+        ("gunzi", {"bottom_jokers": {"big": 1, "x": 0}}, ("field.unknown", "bottom_jokers.x", {"name": "x"})),
+        ("gunzi", {"bottom_jokers": {"small": 4}}, ("jokers.out_of_range", "bottom_jokers.small", {})),
+        ("gunzi", {"bottom_jokers": {"big": -1}}, ("jokers.out_of_range", "bottom_jokers.big", {})),
+        ("baifen.benxi", {"redeal": "all_pass", "bid": 100}, ("field.not_on_redeal", "bid", {})),
+    ],
+)
+def test_a_hand_refusal_names_its_code_field_hand_and_figures(variant, hand, refusal):
+    with pytest.raises(RulesError) as caught:
+        hand_parse(hand, n=3, variant=VARIANTS[variant], players=4)
+    assert (caught.value.code, caught.value.field, caught.value.hand, caught.value.params) == (
+        refusal[0],
+        refusal[1],
+        3,
+        refusal[2],
+    )
+
+
+def test_penalties_and_bottom_jokers_are_read_whole():
+    biaofen = hand_parse(
+        {"penalties": [{"seat": 3, "kind": "misdeal"}, {"kind": "shuai", "seat": 0}]},
+        n=1,
+        variant=VARIANTS["biaofen"],
+        players=4,
+    )
+    assert biaofen.penalties == (Penalty(seat=3, kind="misdeal"), Penalty(seat=0, kind="shuai"))
+    gunzi = hand_parse({"bottom_jokers": {"big": 3}}, n=1, variant=VARIANTS["gunzi"], players=4)
+    assert gunzi.bottom_jokers == BottomJokers(big=3, small=0)  # a kind left out is none of it
