@@ -166,9 +166,9 @@ def hand_parse(raw: Any, *, n: int, variant: Variant, players: int) -> HandInput
             raise RulesError("points.over_deck", field=key, hand=n, value=value, total=variant.deck_points)
     values = {key: HAND_FIELDS[key](raw[key], n, players, key) for key in raw}
     if "redeal" in values:
-        allowed = REDEAL_FIELDS if not variant.has_levels else REDEAL_FIELDS - {"dealer"}
+        # `dealer` is not a field of the level games (their `hand_fields` leave it out): refused above.
         for key in raw:
-            if key not in allowed:
+            if key not in REDEAL_FIELDS:
                 raise RulesError("field.not_on_redeal", field=key, hand=n)
     return HandInput(n=n, present=frozenset(raw), **values)
 

@@ -594,6 +594,13 @@ SEAT_OF_4 = {"players": 4, "last": 3}  # error.seat.invalid: "an integer 0–{la
         ("gunzi", {"bottom_jokers": {"small": 4}}, ("jokers.out_of_range", "bottom_jokers.small", {})),
         ("gunzi", {"bottom_jokers": {"big": -1}}, ("jokers.out_of_range", "bottom_jokers.big", {})),
         ("baifen.benxi", {"redeal": "all_pass", "bid": 100}, ("field.not_on_redeal", "bid", {})),
+        # README: a redeal carries `dealer` "not in level games": there it is no field at all.
+        ("hongxingwu", {"redeal": "misdeal", "dealer": 0}, ("field.unknown", "dealer", {"name": "dealer"})),
+        (
+            "biaofen",
+            {"dealer": 1, "redeal": "misdeal", "penalties": [], "bombs": 0},
+            ("field.not_on_redeal", "bombs", {}),
+        ),
     ],
 )
 def test_a_hand_refusal_names_its_code_field_hand_and_figures(variant, hand, refusal):
