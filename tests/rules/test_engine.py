@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from settlement.rules import session_settle
 from settlement.rules.base import BottomJokers, Penalty, RulesError
-from settlement.rules.document import hand_parse
+from settlement.rules.document import document_parse, hand_parse
 from settlement.rules.options import (
     OptionKind,
     frozen_map,
@@ -624,3 +624,29 @@ def test_penalties_and_bottom_jokers_are_read_whole():
     assert biaofen.penalties == (Penalty(seat=3, kind="misdeal"), Penalty(seat=0, kind="shuai"))
     gunzi = hand_parse({"bottom_jokers": {"big": 3}}, n=1, variant=VARIANTS["gunzi"], players=4)
     assert gunzi.bottom_jokers == BottomJokers(big=3, small=0)  # a kind left out is none of it
+
+
+FOUR = ["a", "b", "c", "d"]
+TWO_VARIANTS = {"erguai": VARIANTS["erguai"], "biaofen": VARIANTS["biaofen"]}
+
+
+# The document's own refusals (README "Errors") by code, field and the figures their messages name.
+@pytest.mark.parametrize(
+    ("raw", "refusal"),
+    [
+        ({"variant": "erguai", "players": FOUR, "hands": [], "x": 1}, ("field.unknown", "x", {"name": "x"})),
+        (
+            {"variant": "gunzi", "players": FOUR, "hands": []},
+            ("variant.unknown", "variant", {"choices": "erguai, biaofen"}),
+        ),
+        ({"variant": "biaofen", "players": ["a", "b"], "hands": []}, ("players.count", "players", {"counts": "3 / 4"})),
+        ({"variant": "erguai", "players": "abcd", "hands": []}, ("players.count", "players", {"counts": "4"})),
+        ({"variant": "erguai", "players": FOUR, "hands": [], "date": 20261130}, ("value.not_text", "date", {})),
+        ({"variant": "erguai", "players": FOUR, "hands": [], "venue": ["x"]}, ("value.not_text", "venue", {})),
+        ({"variant": "erguai", "players": FOUR, "hands": [], "date": "2026-13-01"}, ("value.not_date", "date", {})),
+    ],
+)
+def test_a_document_refusal_names_its_code_field_and_figures(raw, refusal):
+    with pytest.raises(RulesError) as caught:
+        document_parse(raw, variants=TWO_VARIANTS)
+    assert (caught.value.code, caught.value.field, caught.value.params) == refusal
