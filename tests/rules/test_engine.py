@@ -650,3 +650,13 @@ def test_a_document_refusal_names_its_code_field_and_figures(raw, refusal):
     with pytest.raises(RulesError) as caught:
         document_parse(raw, variants=TWO_VARIANTS)
     assert (caught.value.code, caught.value.field, caught.value.params) == refusal
+
+
+def test_a_document_keeps_its_date_venue_and_trimmed_names():
+    doc = document_parse(
+        {"variant": "erguai", "players": [" a ", "b", "c", "d"], "hands": [], "date": "2026-11-30", "venue": "沈阳"},
+        variants=TWO_VARIANTS,
+    )
+    assert (doc.players, doc.date, doc.venue, doc.hands) == (("a", "b", "c", "d"), "2026-11-30", "沈阳", ())
+    bare = document_parse({"variant": "erguai", "players": FOUR, "hands": []}, variants=TWO_VARIANTS)
+    assert (bare.date, bare.venue) == (None, None)
