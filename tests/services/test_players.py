@@ -202,11 +202,12 @@ def test_a_rename_or_merge_with_a_bad_reason_is_refused_naming_the_reason(club, 
     assert Player.objects.get(pk=a.pk).name == "甲" and Player.objects.get(pk=a.pk).merged_into is None
 
 
-def test_a_reason_of_none_is_kept_as_no_reason(club):
+@pytest.mark.parametrize("reason", [{}, {"reason": None}], ids=["omitted", "None"])
+def test_a_reason_omitted_or_none_is_kept_as_no_reason(club, reason):
     club, owner = club
     a, b = make_player(club, "甲"), make_player(club, "乙")
-    player_rename(player=a, user=owner, name="丙", reason=None)
-    player_merge(player=a, into=b, user=owner, reason=None)
+    player_rename(player=a, user=owner, name="丙", **reason)
+    player_merge(player=a, into=b, user=owner, **reason)
     assert [e.reason for e in PlayerEvent.objects.order_by("pk")] == ["", ""]
 
 
