@@ -284,3 +284,16 @@ def test_the_merge_trail_names_the_club_and_the_owner(two_records):
     (event,) = PlayerEvent.objects.filter(kind="merged")
     assert (event.club, event.user) == (club, owner)
     assert list(PlayerEvent.objects.filter(club=club)) == [event]
+
+
+def test_of_two_shared_tables_on_one_date_the_refusal_names_the_one_opened_first(club):
+    # The survivor's seat at the earlier session is written last, so only the order by session names it.
+    club, owner = club
+    a, b = make_player(club, "甲"), make_player(club, "乙")
+    earlier = make_session(club, owner, players=[a, "戊", "丙", "丁"], date="2026-11-01")
+    make_session(club, owner, players=[a, b, "丙", "丁"], date="2026-11-01")
+    SessionSeat.objects.filter(session=earlier, seat=1).delete()
+    SessionSeat.objects.create(session=earlier, seat=1, player=b)
+    with pytest.raises(LedgerError) as caught:
+        player_merge(player=a, into=b, user=owner)
+    assert caught.value.params == {"date": "2026-11-01", "session": earlier.pk}
