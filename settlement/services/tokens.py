@@ -1,4 +1,7 @@
-"""Personal API tokens: create one (its secret shown this once, only its hash stored) and revoke one."""
+"""Personal API tokens: create one (its secret shown this once, only its hash stored) and revoke one.
+
+A secret is `bf_` and 32 random bytes in URL-safe base64 without padding (43 characters): 256 bits.
+"""
 
 from __future__ import annotations
 

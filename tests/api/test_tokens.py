@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from settlement.ledger import LedgerError
 from settlement.models import ApiToken
 from settlement.services import api_token_create
 
@@ -63,6 +65,7 @@ def test_another_users_token_cannot_be_revoked(table):
     [
         ({}, "token.name_required", "name"),
         ({"name": "  "}, "token.name_required", "name"),
+        ({"name": "x" * 61}, "value.too_long", "name"),  # ApiToken.name holds 60
         ({"name": 5}, "value.not_text", "name"),
         ({"name": "x", "expires": "2000-01-01T00:00:00Z"}, "token.expired", "expires"),
         ({"name": "x", "expires": "soon"}, "invalid", "expires"),
@@ -72,6 +75,31 @@ def test_another_users_token_cannot_be_revoked(table):
 def test_a_token_request_that_is_wrong_is_refused_naming_the_field(table, body, code, field):
     assert_error(table.client("owner").post("/api/v1/tokens/", body, format="json"), 400, code, field=field)
     assert not ApiToken.objects.exists()
+
+
+def test_a_tokens_secret_is_the_prefix_and_32_random_bytes_in_url_safe_base64(table):
+    # 32 bytes are 256 bits, 43 characters of base64 without padding (ceil(256 / 6)).
+    _token, secret = api_token_create(user=table.owner, name="x")
+    assert re.fullmatch(r"bf_[A-Za-z0-9_-]{43}", secret), secret
+
+
+def test_a_token_expiring_at_the_moment_it_is_made_is_refused(table, monkeypatch):
+    now = timezone.now()
+    monkeypatch.setattr(timezone, "now", lambda: now)
+    with pytest.raises(LedgerError) as caught:
+        api_token_create(user=table.owner, name="x", expires_at=now)
+    assert (caught.value.code, caught.value.field) == ("token.expired", "expires")
+    assert not ApiToken.objects.exists()
+
+
+def test_revoking_one_of_three_tokens_revokes_that_one_only(table):
+    made = [api_token_create(user=table.owner, name=name) for name in ("first", "second", "third")]
+    (_, middle_secret) = made[1]
+    assert table.client("owner").delete(f"/api/v1/tokens/{made[1][0].pk}/").status_code == 204
+    assert_error(_with(middle_secret).get("/api/v1/clubs/"), 401, "authentication_failed")
+    for token, secret in (made[0], made[2]):
+        assert _with(secret).get("/api/v1/clubs/").status_code == 200
+        assert ApiToken.objects.get(pk=token.pk).revoked_at is None
 
 
 def test_a_token_with_an_expiry_keeps_it(table):

@@ -186,21 +186,48 @@ def test_a_version_1_export_without_the_trails_still_restores():
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    ("change", "code"),
+    ("change", "code", "field", "params"),
     [
-        (lambda doc: doc, "club.exists"),
-        (lambda doc: {**doc, "format": "something-else"}, "document.invalid"),
-        (lambda doc: {**doc, "club": {**doc["club"], "slug": "copy"}, "sessions": [{}]}, "document.invalid"),
+        (lambda doc: doc, "club.exists", "club.slug", {"slug": "baifen-club"}),
+        (
+            lambda doc: {**doc, "format": "something-else"},
+            "document.invalid",
+            "document",
+            {"detail": "ValueError(\"format 'something-else' version 2\")"},
+        ),
+        (
+            lambda doc: {**doc, "version": 3},
+            "document.invalid",
+            "document",
+            {"detail": "ValueError(\"format 'baifen-ledger-club' version 3\")"},
+        ),
+        (
+            lambda doc: {**doc, "club": {**doc["club"], "slug": "copy", "created_at": "2026-11-01T20:00:00"}},
+            "document.invalid",
+            "document",
+            {"detail": "ValueError('time without a time zone: 2026-11-01T20:00:00')"},
+        ),
+        (
+            lambda doc: {**doc, "club": {**doc["club"], "slug": "copy"}, "sessions": [{}]},
+            "document.invalid",
+            "document",
+            None,
+        ),
     ],
-    ids=["slug-taken", "wrong-format", "broken-session"],
+    ids=["slug-taken", "wrong-format", "wrong-version", "naive-time", "broken-session"],
 )
-def test_an_import_that_cannot_be_restored_writes_nothing(change, code):
+def test_an_import_that_cannot_be_restored_writes_nothing_and_says_why(change, code, field, params):
+    # The refusal names what was found: the message is "this is not a club export: {detail}".
     club = _club_with_history()
     document = change(services.club_export(club=club))
     counts = (Club.objects.count(), Session.objects.count(), HandRevision.objects.count())
     with pytest.raises(LedgerError) as refused:
         services.club_import(document=document)
-    assert refused.value.code == code
+    assert (refused.value.code, refused.value.field) == (code, field)
+    if params is not None:
+        assert refused.value.params == params
+    else:
+        assert refused.value.params["detail"].startswith("KeyError(")
     assert (Club.objects.count(), Session.objects.count(), HandRevision.objects.count()) == counts
 
 
