@@ -118,6 +118,15 @@ def test_an_import_without_date_or_venue_is_dated_today_with_no_venue():
     assert "venue" not in services.session_export(session=session)
 
 
+def test_an_imported_hand_is_stored_with_the_dealer_the_table_filled_in():
+    # baifen.md "Dealer": the first hand's dealer defaults to seat 0, each later one to the previous + 1.
+    hands = [{key: value for key, value in hand.items() if key != "dealer"} for hand in BENXI_EXAMPLE]
+    document = {"variant": "baifen.benxi", "players": ["甲", "乙", "丙", "丁"], "hands": hands}
+    session = _imported(document)
+    stored = [hand.revisions.get().input for hand in Hand.objects.filter(session=session).order_by("number")]
+    assert [hand.get("dealer") for hand in stored] == [0, 1, 2, 3, 0]
+
+
 @pytest.mark.parametrize(
     ("change", "code", "field"),
     [
