@@ -91,6 +91,8 @@ def test_a_player_of_another_club_is_refused():
         ({"players": ["甲", "乙", "甲", "丁"]}, "players.duplicate", "players"),
         ({"players": ["甲", "乙", " ", "丁"]}, "players.name", "players[2]"),
         ({"variant": "baifen.nowhere"}, "variant.unknown", "variant"),
+        ({"venue": 5}, "value.not_text", "venue"),
+        ({"venue": None}, "value.not_text", "venue"),
     ],
 )
 def test_a_bad_opening_is_refused_and_writes_nothing(kwargs, code, field):
