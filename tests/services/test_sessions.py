@@ -7,6 +7,7 @@ import datetime
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.utils import timezone
 
 from settlement import services
 from settlement.models import Player, Role, Session, SessionSeat
@@ -155,3 +156,10 @@ def test_the_same_opening_key_in_another_club_opens_its_own_session():
     first = make_session(club_a, owner, client_key="k")
     second = make_session(club_b, owner, client_key="k")
     assert second.pk != first.pk and second.club_id == club_b.pk
+
+
+def test_a_session_opened_without_date_or_venue_is_dated_today_with_no_venue():
+    club = make_club()
+    session = make_session(club, make_member(club))
+    session.refresh_from_db()
+    assert (session.date, session.venue) == (timezone.localdate(), "")
