@@ -163,3 +163,24 @@ def test_a_session_opened_without_date_or_venue_is_dated_today_with_no_venue():
     session = make_session(club, make_member(club))
     session.refresh_from_db()
     assert (session.date, session.venue) == (timezone.localdate(), "")
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "counts"),
+    # rules/README.md: 升级 is played by 4 or 6, 标分 by 3 or 4.
+    [("shengji", 5, "4 / 6"), ("biaofen", 5, "3 / 4"), ("baifen.benxi", 3, "4")],
+)
+def test_a_wrong_number_of_players_is_refused_naming_the_counts_allowed(variant, players, counts):
+    club = make_club()
+    with pytest.raises(services.LedgerError) as caught:
+        make_session(club, make_member(club), variant=variant, players=[f"P{i}" for i in range(players)])
+    assert (caught.value.code, caught.value.params) == ("players.count", {"counts": counts})
+    assert caught.value.message("en") == f"needs {counts} players"
+
+
+def test_an_unknown_variant_is_refused_naming_every_variant():
+    club = make_club()
+    with pytest.raises(services.LedgerError) as caught:
+        make_session(club, make_member(club), variant="baifen.nowhere")
+    assert caught.value.params["choices"].split(", ") == list(VARIANTS)
+    assert caught.value.message("en") == "unknown variant; one of: " + ", ".join(VARIANTS)
