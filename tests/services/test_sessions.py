@@ -93,6 +93,7 @@ def test_a_player_of_another_club_is_refused():
         ({"players": ["甲", "乙", " ", "丁"]}, "players.name", "players[2]"),
         ({"variant": "baifen.nowhere"}, "variant.unknown", "variant"),
         ({"venue": 5}, "value.not_text", "venue"),
+        ({"options": {"target": float("nan")}}, "value.not_json", "options"),
         ({"venue": None}, "value.not_text", "venue"),
     ],
 )
@@ -184,3 +185,11 @@ def test_an_unknown_variant_is_refused_naming_every_variant():
         make_session(club, make_member(club), variant="baifen.nowhere")
     assert caught.value.params["choices"].split(", ") == list(VARIANTS)
     assert caught.value.message("en") == "unknown variant; one of: " + ", ".join(VARIANTS)
+
+
+@pytest.mark.parametrize(("players", "decks"), [(4, 2), (6, 3)])
+def test_a_shengji_session_gets_the_decks_of_its_table_size(players, decks):
+    # shengji.md, options: `decks` 2 (6 players: 3).
+    club = make_club()
+    session = make_session(club, make_member(club), variant="shengji", players=[f"P{i}" for i in range(players)])
+    assert session.options["decks"] == decks
