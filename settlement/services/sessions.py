@@ -307,9 +307,7 @@ def _venue_clean(venue: str) -> str:
 
 
 def _date_parse(value: str | None) -> datetime.date:
+    """The document's date, already checked by `document_parse` (`value.not_date`); today when it has none."""
     if value is None:
         return timezone.localdate()
-    try:
-        return datetime.date.fromisoformat(value)
-    except ValueError:
-        raise LedgerError.from_rules(RulesError("value.not_date", field="date")) from None
+    return datetime.date.fromisoformat(value)

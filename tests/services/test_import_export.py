@@ -7,6 +7,7 @@ import json
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.db.models import Sum
+from django.utils import timezone
 
 from settlement import services
 from settlement.models import GameRow, Hand, Player, Role, Session, SettlementRow
@@ -105,6 +106,25 @@ def test_import_can_leave_the_session_open():
     assert session.is_open
     write = services.hand_record(session=session, user=owner, hand_input=BENXI_EXAMPLE[2])
     assert write.hand.number == 3
+
+
+def test_an_import_without_date_or_venue_is_dated_today_with_no_venue():
+    club = make_club()
+    owner = make_member(club)
+    document = {"variant": "baifen.benxi", "players": ["甲", "乙", "丙", "丁"], "hands": BENXI_EXAMPLE[:2]}
+    session = services.session_import(club=club, user=owner, document=document).session
+    session.refresh_from_db()
+    assert (session.date, session.venue) == (timezone.localdate(), "")
+    assert "venue" not in services.session_export(session=session)
+
+
+def test_an_imported_hand_is_stored_with_the_dealer_the_table_filled_in():
+    # baifen.md "Dealer": the first hand's dealer defaults to seat 0, each later one to the previous + 1.
+    hands = [{key: value for key, value in hand.items() if key != "dealer"} for hand in BENXI_EXAMPLE]
+    document = {"variant": "baifen.benxi", "players": ["甲", "乙", "丙", "丁"], "hands": hands}
+    session = _imported(document)
+    stored = [hand.revisions.get().input for hand in Hand.objects.filter(session=session).order_by("number")]
+    assert [hand.get("dealer") for hand in stored] == [0, 1, 2, 3, 0]
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,16 @@ import pytest
 from settlement import services
 from settlement.models import Hand, Player, Session
 from settlement.values import JSON_DEPTH_MAX
-from tests.factories import BENXI_EXAMPLE, NAMES, make_player, make_recorded_session, record_hands, written
+from tests.factories import (
+    BENXI_EXAMPLE,
+    NAMES,
+    make_club,
+    make_member,
+    make_player,
+    make_recorded_session,
+    record_hands,
+    written,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -120,6 +129,7 @@ def test_nesting_up_to_the_bound_is_not_refused_for_its_depth(table):
         (_import, lambda c: {**DOCUMENT, "players": ["甲", "乙", f"丙{c}", "丁"]}, "players[2]"),
         (_import, lambda c: {**DOCUMENT, "venue": f"一号桌{c}"}, "venue"),
         (_import, lambda c: {**DOCUMENT, "hands": [{**BENXI_EXAMPLE[0], c: 0}]}, "hands[0]"),
+        (_import, lambda c: {**DOCUMENT, f"x{c}": 0}, "document"),
     ],
     ids=[
         "hand-key",
@@ -132,6 +142,7 @@ def test_nesting_up_to_the_bound_is_not_refused_for_its_depth(table):
         "name",
         "venue",
         "document-hand-key",
+        "document-key",
     ],
 )
 def test_a_control_character_or_lone_surrogate_anywhere_is_refused(table, write, value, field, bad):
@@ -336,7 +347,43 @@ def test_a_document_of_exactly_the_limit_imports(table, settings):
     assert write.session.hands.count() == 5
 
 
+@pytest.mark.parametrize(
+    "document, code",
+    [
+        ({**DOCUMENT, "options": {"target": float("nan")}}, "value.not_json"),
+        ({**DOCUMENT, "options": {"target": float("inf")}}, "value.not_json"),
+        ([DOCUMENT], "document.not_object"),
+        ("baifen.benxi", "document.not_object"),
+    ],
+    ids=["nan", "infinity", "list", "text"],
+)
+def test_a_document_that_is_not_a_json_object_is_refused_naming_the_document(table, document, code):
+    before = written()
+    with pytest.raises(services.LedgerError) as caught:
+        _import(table, document)
+    assert (caught.value.code, caught.value.field) == (code, "document")
+    assert written() == before
+
+
 # --- an import under a key ---
+
+
+def test_imports_without_a_key_are_separate_sessions_even_of_one_document(table):
+    club, owner, _ = table
+    first = services.session_import(club=club, user=owner, document=DOCUMENT)
+    again = services.session_import(club=club, user=owner, document=DOCUMENT)
+    assert (first.created, again.created) == (True, True)
+    assert again.session.pk != first.session.pk
+
+
+def test_the_same_import_key_in_another_club_imports_its_own_session(table):
+    club, owner, _ = table
+    other = make_club(slug="other")
+    make_member(other, user=owner)
+    first = services.session_import(club=club, user=owner, document=DOCUMENT, client_key="upload-1")
+    second = services.session_import(club=other, user=owner, document=DOCUMENT, client_key="upload-1")
+    assert second.created is True
+    assert (second.session.club_id, first.session.club_id) == (other.pk, club.pk)
 
 
 def test_the_same_import_under_the_same_key_returns_the_first_session(table):

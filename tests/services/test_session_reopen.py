@@ -64,3 +64,11 @@ def test_the_audit_rows_cannot_be_changed():
         event.save()
     with pytest.raises(ValueError):
         event.delete()
+
+
+def test_the_closing_is_kept_at_the_moment_the_session_closed():
+    club = make_club()
+    owner = make_member(club)
+    session = services.session_close(session=make_session(club, owner), user=owner)
+    event = SessionEvent.objects.get(session=session)
+    assert (event.kind, event.created_at) == (SessionEvent.Kind.CLOSED, session.closed_at)

@@ -7,6 +7,7 @@ import datetime
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.utils import timezone
 
 from settlement import services
 from settlement.models import Player, Role, Session, SessionSeat
@@ -91,6 +92,9 @@ def test_a_player_of_another_club_is_refused():
         ({"players": ["甲", "乙", "甲", "丁"]}, "players.duplicate", "players"),
         ({"players": ["甲", "乙", " ", "丁"]}, "players.name", "players[2]"),
         ({"variant": "baifen.nowhere"}, "variant.unknown", "variant"),
+        ({"venue": 5}, "value.not_text", "venue"),
+        ({"options": {"target": float("nan")}}, "value.not_json", "options"),
+        ({"venue": None}, "value.not_text", "venue"),
     ],
 )
 def test_a_bad_opening_is_refused_and_writes_nothing(kwargs, code, field):
@@ -153,3 +157,39 @@ def test_the_same_opening_key_in_another_club_opens_its_own_session():
     first = make_session(club_a, owner, client_key="k")
     second = make_session(club_b, owner, client_key="k")
     assert second.pk != first.pk and second.club_id == club_b.pk
+
+
+def test_a_session_opened_without_date_or_venue_is_dated_today_with_no_venue():
+    club = make_club()
+    session = make_session(club, make_member(club))
+    session.refresh_from_db()
+    assert (session.date, session.venue) == (timezone.localdate(), "")
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "counts"),
+    # rules/README.md: 升级 is played by 4 or 6, 标分 by 3 or 4.
+    [("shengji", 5, "4 / 6"), ("biaofen", 5, "3 / 4"), ("baifen.benxi", 3, "4")],
+)
+def test_a_wrong_number_of_players_is_refused_naming_the_counts_allowed(variant, players, counts):
+    club = make_club()
+    with pytest.raises(services.LedgerError) as caught:
+        make_session(club, make_member(club), variant=variant, players=[f"P{i}" for i in range(players)])
+    assert (caught.value.code, caught.value.params) == ("players.count", {"counts": counts})
+    assert caught.value.message("en") == f"needs {counts} players"
+
+
+def test_an_unknown_variant_is_refused_naming_every_variant():
+    club = make_club()
+    with pytest.raises(services.LedgerError) as caught:
+        make_session(club, make_member(club), variant="baifen.nowhere")
+    assert caught.value.params["choices"].split(", ") == list(VARIANTS)
+    assert caught.value.message("en") == "unknown variant; one of: " + ", ".join(VARIANTS)
+
+
+@pytest.mark.parametrize(("players", "decks"), [(4, 2), (6, 3)])
+def test_a_shengji_session_gets_the_decks_of_its_table_size(players, decks):
+    # shengji.md, options: `decks` 2 (6 players: 3).
+    club = make_club()
+    session = make_session(club, make_member(club), variant="shengji", players=[f"P{i}" for i in range(players)])
+    assert session.options["decks"] == decks
