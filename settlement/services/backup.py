@@ -21,7 +21,8 @@ from .common import derived_rebuild
 
 CLUB_FORMAT = "baifen-ledger-club"
 CLUB_FORMAT_VERSION = 2
-CLUB_FORMAT_VERSIONS = (1, 2)  # what club_import reads: 2 adds the session and player trails and merges
+# What club_import reads: 2 adds the session and player trails, merges and the import keys' digests.
+CLUB_FORMAT_VERSIONS = (1, 2)
 
 
 def club_export(*, club: Club) -> dict[str, Any]:
@@ -56,6 +57,7 @@ def club_export(*, club: Club) -> dict[str, Any]:
                 "created_by": session.created_by.get_username(),
                 "created_at": session.created_at.isoformat(),
                 "client_key": session.client_key,
+                "client_digest": session.client_digest,
                 "events": events.get(session.pk, []),
                 "hands": [
                     {
@@ -191,6 +193,8 @@ def _club_restore(document: dict[str, Any]) -> Club:
             created_by=users[doc["created_by"]],
             created_at=_datetime_parse(doc["created_at"]),
             client_key=doc["client_key"],
+            # what tells a retried import from another under the same key (version 1 did not carry it)
+            client_digest=doc.get("client_digest", ""),
         )
         SessionSeat.objects.bulk_create(
             SessionSeat(session=session, seat=seat, player=players[name]) for seat, name in enumerate(doc["players"])

@@ -266,3 +266,18 @@ def test_backup_on_postgresql_refuses_and_points_at_pg_dump(tmp_path):
     with pytest.raises(CommandError, match="pg_dump --format=custom"):
         call_command("backup", str(tmp_path))
     assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.django_db
+def test_an_import_retried_after_a_restore_is_still_the_same_import():
+    club = make_club(slug="night")
+    owner = make_member(club)
+    document = {"variant": "baifen.benxi", "players": ["甲", "乙", "丙", "丁"], "hands": BENXI_EXAMPLE[:2]}
+    services.session_import(club=club, user=owner, document=document, client_key="night-1")
+    exported = json.loads(json.dumps(services.club_export(club=club)))
+    restored = services.club_import(document={**exported, "club": {**exported["club"], "slug": "night-copy"}})
+    retry = services.session_import(club=restored, user=owner, document=document, client_key="night-1")
+    assert retry.created is False and retry.session.club == restored
+    with pytest.raises(LedgerError) as caught:
+        services.session_import(club=restored, user=owner, document={**document, "hands": []}, client_key="night-1")
+    assert caught.value.code == "client_key.reused"
