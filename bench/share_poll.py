@@ -57,7 +57,7 @@ def main() -> None:
     inprocess.throwaway_database()
     from django.core.cache import cache
 
-    from settlement import services, shares
+    from settlement import services
     from tests.factories import make_club, make_member, make_session
 
     club = make_club("Bench")
@@ -65,7 +65,7 @@ def main() -> None:
     session = make_session(club, owner)
     for hand in HANDS * 4:  # a session some way in: 20 hands, four 盘
         services.hand_record(session=session, user=owner, hand_input=hand)
-    link = shares.share_create(session=session, user=owner)
+    link = services.share_create(session=session, user=owner)
     live = f"/s/{link.token}/live/"
     client = Client()
 

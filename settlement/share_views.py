@@ -24,8 +24,9 @@ from django.utils.http import parse_etags
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_POST
 
-from . import selectors, shares
+from . import selectors, services
 from .models import Session, engine_lang
+from .presentation.qr import share_qr_svg
 from .rules.registry import VARIANTS
 from .scoping import get_session_for_user
 from .views import _game_columns, _game_label  # what the table page calls a game, in the reader's language
@@ -36,8 +37,8 @@ TV = "tv"
 LIVE_CACHE_SECONDS = 600
 
 
-def _get_shared_for_token(token: str) -> shares.SharedSession:
-    shared = shares.share_find(token=token)
+def _get_shared_for_token(token: str) -> selectors.SharedSession:
+    shared = selectors.share_find(token=token)
     if shared is None:
         raise Http404("no such link")
     return shared
@@ -47,7 +48,7 @@ def _layout(request: HttpRequest) -> str:
     return TV if request.GET.get("view") == TV else ""
 
 
-def _share_context(request: HttpRequest, shared: shares.SharedSession, layout: str) -> dict[str, Any]:
+def _share_context(request: HttpRequest, shared: selectors.SharedSession, layout: str) -> dict[str, Any]:
     session = shared.session
     view = selectors.table_view(session=session, lang=engine_lang(get_language()))
     last_game = view.last_game
@@ -120,7 +121,7 @@ def _share_panel_url(slug: str, session: Session) -> str:
 def share_create(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
     """Make the session's link (a new one when it had one: the old one stops working)."""
     _, session = get_session_for_user(request.user, session_id, slug)
-    shares.share_create(session=session, user=request.user)
+    services.share_create(session=session, user=request.user)
     return redirect(_share_panel_url(slug, session))
 
 
@@ -128,7 +129,7 @@ def share_create(request: HttpRequest, slug: str, session_id: int) -> HttpRespon
 @require_POST
 def share_revoke(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
     _, session = get_session_for_user(request.user, session_id, slug)
-    shares.share_revoke(session=session, user=request.user)
+    services.share_revoke(session=session, user=request.user)
     return redirect(_share_panel_url(slug, session))
 
 
@@ -136,7 +137,7 @@ def share_revoke(request: HttpRequest, slug: str, session_id: int) -> HttpRespon
 def share_card(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
     """A card to print and put on the table: the QR code, the link and what it is."""
     membership, session = get_session_for_user(request.user, session_id, slug)
-    link = shares.share_active(session=session)
+    link = selectors.share_active(session=session)
     if link is None:
         raise Http404("the session has no share link")
     url = request.build_absolute_uri(reverse("share", args=[link.token]))
@@ -145,6 +146,6 @@ def share_card(request: HttpRequest, slug: str, session_id: int) -> HttpResponse
         "membership": membership,
         "session": session,
         "share_url": url,
-        "qr": shares.share_qr_svg(url=url),
+        "qr": share_qr_svg(url=url),
     }
     return render(request, "settlement/share_card.html", ctx)

@@ -17,7 +17,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from settlement import shares
+from settlement import services
 from settlement.models import Hand, HandRevision, Player, PlayerEvent, Role, Session
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, make_session, record_hands
 
@@ -123,7 +123,7 @@ def world() -> World:
         player = make_player(club, f"player-{key}")
         session = make_session(club, owner, players=[player, "乙", "丙", "丁"])
         record_hands(session, owner, BENXI_EXAMPLE[:2])
-        shares.share_create(session=session, user=owner)  # so that its printable card is there to refuse
+        services.share_create(session=session, user=owner)  # so that its printable card is there to refuse
         objects[key] = {"club": club, "owner": owner, "player": player, "session": session}
     ours = objects["ours"]
     return World(ours, objects["theirs"], make_member(ours["club"], Role.VIEWER), objects["theirs"]["owner"])

@@ -2,8 +2,9 @@
 
 One module per subject: `sessions` (clubs, session lists and summaries), `records` (a session's
 hands, revisions and results, from the stored rows, in windows), `table` (the scorekeeper's table
-page and the share page), `standings` (club standings), `tokens` (a user's API tokens) and
-`integrity` (stored rows against a replay: `ledger_verify`). `from settlement import selectors;
+page and the share page), `shares` (a session's share link, the session a token opens), `stats`
+(standings and a player's statistics), `ratings`, `tokens` (a user's API tokens) and `integrity`
+(stored rows against a replay: `ledger_verify`). `from settlement import selectors;
 selectors.table_view(…)` keeps working.
 """
 
@@ -35,6 +36,7 @@ from .sessions import (
     sessions_summarize,
     user_clubs,
 )
+from .shares import SharedSession, share_active, share_find
 from .stats import (
     RANKING_RULE,
     BidFigures,
@@ -92,6 +94,7 @@ __all__ = [
     "SessionPage",
     "SessionRecord",
     "SessionSummary",
+    "SharedSession",
     "SideStanding",
     "StandingGroup",
     "StandingRow",
@@ -115,6 +118,8 @@ __all__ = [
     "session_results",
     "session_verify",
     "sessions_summarize",
+    "share_active",
+    "share_find",
     "standings_grouped",
     "table_sides",
     "table_view",

@@ -15,7 +15,7 @@ a user without a writing role in the club gets `PermissionDenied`.
 
 One module per subject: `sessions` (open, close, reopen, import, export, the
 operator's rebuild), `hands` (preview, record, correct, void), `players`
-(rename, merge), `tokens` (personal API tokens), `backup` (a whole club's
+(rename, merge), `tokens` (personal API tokens), `shares` (the share links), `backup` (a whole club's
 export and restore), and `common` (the session lock, the derived rows'
 rebuild and the limits they share). `from settlement import services;
 services.hand_record(…)` keeps working.
@@ -35,6 +35,7 @@ from .sessions import (
     session_open,
     session_reopen,
 )
+from .shares import share_create, share_revoke
 from .tokens import API_TOKEN_NAME_MAX, API_TOKEN_PREFIX, api_token_create, api_token_hash, api_token_revoke
 
 __all__ = [
@@ -70,4 +71,6 @@ __all__ = [
     "session_import",
     "session_open",
     "session_reopen",
+    "share_create",
+    "share_revoke",
 ]

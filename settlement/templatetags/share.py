@@ -7,7 +7,8 @@ from typing import Any
 from django import template
 from django.urls import reverse
 
-from .. import shares
+from .. import selectors
+from ..presentation.qr import share_qr_svg
 
 register = template.Library()
 
@@ -16,7 +17,7 @@ register = template.Library()
 def share_panel(context: template.Context) -> dict[str, Any]:
     """The session's link with its QR code for the players to scan (one query); the buttons for writers."""
     request, session, membership = context["request"], context["session"], context["membership"]
-    link = shares.share_active(session=session)
+    link = selectors.share_active(session=session)
     url = request.build_absolute_uri(reverse("share", args=[link.token])) if link else ""
     return {
         "request": request,
@@ -25,7 +26,7 @@ def share_panel(context: template.Context) -> dict[str, Any]:
         "membership": membership,
         "link": link,
         "share_url": url,
-        "qr": shares.share_qr_svg(url=url) if link else "",
+        "qr": share_qr_svg(url=url) if link else "",
         "open": bool(request.GET.get("share")),
     }
 

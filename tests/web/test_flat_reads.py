@@ -9,7 +9,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from bench.run import benxi_session
-from settlement import ledger, services, shares
+from settlement import ledger, services
 from settlement.rules import session as engine
 from settlement.selectors import records
 from tests.factories import BENXI_EXAMPLE
@@ -42,7 +42,7 @@ def test_the_pages_and_the_api_read_the_stored_rows_without_replaying(owner_clie
     session = services.session_import(club=club, user=owner, document=benxi_session(10), close=False).session
     services.hand_void(session=session, user=owner, number=3, reason="entered twice")
     services.hand_correct(session=session, user=owner, number=6, hand_input=BENXI_EXAMPLE[0], reason="x")
-    link = shares.share_create(session=session, user=owner)
+    link = services.share_create(session=session, user=owner)
     window = records.hand_window(count=10)
     expected = records._replayed_record(session=session, window=window, lang="en").results
     _refuse_replay(monkeypatch)

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.urls import reverse
 
-from settlement import offline_views, services, shares
+from settlement import offline_views, services
 from settlement.models import Hand, Role
 from tests.factories import make_club, make_member, make_session
 
@@ -107,7 +107,7 @@ def test_the_manifest_names_the_app_in_the_pages_language_and_makes_it_installab
 
 def test_only_the_table_and_share_pages_link_the_manifest_and_the_worker(table):
     session, client = table
-    link = shares.share_create(session=session, user=session.created_by)
+    link = services.share_create(session=session, user=session.created_by)
     table_page = client.get(reverse("table", kwargs={"slug": session.club.slug, "session_id": session.pk}))
     share_page = client.get(reverse("share", kwargs={"token": link.token}))
     for page in (table_page, share_page):

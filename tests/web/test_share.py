@@ -11,8 +11,9 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from settlement import services, shares
+from settlement import services
 from settlement.models import Role, ShareLink
+from settlement.presentation.qr import share_qr_svg
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, make_user, record_hands
 from tests.ops.test_pages import inline_parts
 
@@ -43,7 +44,7 @@ def shared(owner_client):
     _, club, owner = owner_client
     session = make_session(club, owner)
     record_hands(session, owner, BENXI_EXAMPLE[:4])
-    return session, shares.share_create(session=session, user=owner), owner
+    return session, services.share_create(session=session, user=owner), owner
 
 
 def test_the_link_opens_the_sessions_table_without_a_login(anon, shared):
@@ -84,10 +85,10 @@ def test_a_token_that_was_never_made_is_a_404(anon, shared, token):
 def test_a_revoked_link_is_a_404_and_a_new_one_works(anon, shared):
     session, link, owner = shared
     assert anon.get(_share(link)).status_code == 200
-    shares.share_revoke(session=session, user=owner)
+    services.share_revoke(session=session, user=owner)
     assert anon.get(_share(link)).status_code == 404
     assert anon.get(_live(link)).status_code == 404
-    fresh = shares.share_create(session=session, user=owner)
+    fresh = services.share_create(session=session, user=owner)
     assert fresh.token != link.token and len(fresh.token) >= 22  # ≥ 128 bits in base64
     assert anon.get(_share(fresh)).status_code == 200
     assert anon.get(_share(link)).status_code == 404
@@ -95,7 +96,7 @@ def test_a_revoked_link_is_a_404_and_a_new_one_works(anon, shared):
 
 def test_a_new_link_replaces_the_old_one(anon, shared):
     session, link, owner = shared
-    fresh = shares.share_create(session=session, user=owner)
+    fresh = services.share_create(session=session, user=owner)
     assert anon.get(_share(link)).status_code == 404
     assert list(ShareLink.objects.filter(session=session, revoked_at__isnull=True)) == [fresh]
 
@@ -106,7 +107,7 @@ def test_a_link_shows_only_its_own_session(anon, shared):
     stranger = make_member(other_club)
     other = make_session(other_club, stranger, players=["赵", "钱", "孙", "李"])
     record_hands(other, stranger, BENXI_EXAMPLE[:2])
-    other_link = shares.share_create(session=other, user=stranger)
+    other_link = services.share_create(session=other, user=stranger)
     make_session(session.club, owner, players=["子", "丑", "寅", "卯"])
     for url in (_share(link), _live(link), _live(link, tv=True)):
         page = anon.get(url).content.decode()
@@ -127,7 +128,7 @@ def test_no_user_name_or_email_is_shown_even_after_corrections(anon, owner_clien
     corrected = {**BENXI_EXAMPLE[1], "captured": 25}
     services.hand_correct(session=session, user=keeper, number=2, hand_input=corrected, reason="少记了五")
     services.hand_void(session=session, user=keeper, number=3, reason="发错牌")
-    link = shares.share_create(session=session, user=keeper)
+    link = services.share_create(session=session, user=keeper)
     for url in (_share(link), _share(link) + "?view=tv", _live(link), _live(link, tv=True)):
         page = anon.get(url).content.decode()
         for secret in ("keeper_wangwu", "wangwu@", "example.com", "Wang", "Wu Wang", "@"):
@@ -173,7 +174,7 @@ def test_the_fragment_costs_the_same_queries_for_few_or_many_hands(anon, owner_c
     record_hands(short, owner, BENXI_EXAMPLE[:1])
     record_hands(long, owner, BENXI_EXAMPLE * 4)
     for session in (short, long):
-        link = shares.share_create(session=session, user=owner)
+        link = services.share_create(session=session, user=owner)
         # link + session + newest revision, seats, the last state, the newest revisions with their states,
         # the chart's settlement and game rows
         with django_assert_num_queries(6):
@@ -311,6 +312,6 @@ def test_without_a_link_the_table_offers_to_make_one_and_the_card_is_a_404(owner
 
 def test_the_qr_code_encodes_the_link():
     # 56 bytes (a 32-character token): a version-4 symbol at level M holds up to 62 bytes.
-    svg = shares.share_qr_svg(url="https://club.example/s/" + "A" * 32 + "/")
+    svg = share_qr_svg(url="https://club.example/s/" + "A" * 32 + "/")
     assert svg.startswith('<svg viewBox="0 0 41 41" class="qr">')  # 33 modules + 2 × 4 quiet zone
     assert "style=" not in svg and "<script" not in svg

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
-from settlement import shares
+from settlement import services
 from settlement.models import Session
 from tests.factories import record_hands
 
@@ -28,7 +28,7 @@ def test_share_screenshots(new_page, live_server, lang, browser):
     user = User.objects.get(username="demo")
     session = Session.objects.get(status=Session.Status.OPEN, variant="baifen.benxi")
     record_hands(session, user, MORE_HANDS)
-    link = shares.share_create(session=session, user=user)
+    link = services.share_create(session=session, user=user)
     url = f"{live_server.url}/s/{link.token}/"
     OUT.mkdir(parents=True, exist_ok=True)
     name = "zh" if lang == "zh-hans" else "en"

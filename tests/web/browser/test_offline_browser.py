@@ -16,7 +16,7 @@ import pytest
 
 from settlement import services
 from settlement.models import Hand, HandRevision
-from settlement.shares import share_create
+from settlement.services import share_create
 from tests.factories import make_club, make_member, make_session
 
 from .conftest import CHROMIUM_ARGS, PHONE, chromium_path

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from settlement import shares
+from settlement import services
 from settlement.models import Role
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, record_hands
 
@@ -36,7 +36,7 @@ def test_the_share_page_follows_a_record_a_correction_and_a_void_without_a_reloa
     keeper = make_member(club, Role.SCOREKEEPER)
     session = make_session(club, keeper)
     record_hands(session, keeper, BENXI_EXAMPLE[:1])
-    link = shares.share_create(session=session, user=keeper)
+    link = services.share_create(session=session, user=keeper)
     share_url = f"{live_server.url}/s/{link.token}/"
 
     player = new_page(viewport=PHONE)  # no login
@@ -75,7 +75,7 @@ def test_the_share_page_follows_a_record_a_correction_and_a_void_without_a_reloa
     assert player.js_errors == [] and table.js_errors == []
 
     # Revoked: the open page says so; the link is a 404.
-    shares.share_revoke(session=session, user=keeper)
+    services.share_revoke(session=session, user=keeper)
     expect(player.locator("#live-status")).to_contain_text("已失效", timeout=LIVE)
     assert player.goto(share_url).status == 404
 
@@ -85,7 +85,7 @@ def test_without_javascript_a_reload_shows_the_news(new_page, live_server):
     owner = make_member(club)
     session = make_session(club, owner)
     record_hands(session, owner, BENXI_EXAMPLE[:1])
-    link = shares.share_create(session=session, user=owner)
+    link = services.share_create(session=session, user=owner)
     player = new_page(viewport=PHONE, script=False, lang="en")
     player.goto(f"{live_server.url}/s/{link.token}/")
     expect(player.locator("#live-status")).to_contain_text("Reload the page")

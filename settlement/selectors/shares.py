@@ -1,0 +1,58 @@
+"""Share links: the link a session has, and the session a token opens (the share page's reads).
+
+What the share page shows comes from `table.table_view`, the same read as the scorekeeper's table
+page: nothing is settled here. Making and revoking links is `services.share_create` / `share_revoke`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import OuterRef, Subquery
+
+from ..models import HandRevision, Session, ShareLink
+
+TOKEN_MAX_LENGTH = 64
+# Part of every ETag: a change to what the share page shows (a template, a figure) changes it too.
+SHARE_VERSION = "1"
+
+
+def share_active(*, session: Session) -> ShareLink | None:
+    """The session's link that works, if any (one query)."""
+    return ShareLink.objects.filter(session=session, revoked_at__isnull=True).first()
+
+
+@dataclass(frozen=True, kw_only=True)
+class SharedSession:
+    """A working link with its session (and club), and what the session's figures depend on."""
+
+    link: ShareLink
+    session: Session
+    latest_revision: int  # the newest revision's id: every record, correction and void makes a new one
+
+    def etag(self, *, lang: str, view: str) -> str:
+        """The validator of what the share page shows: the log's newest revision, the session's
+        status (close, reopen) and the reader's language and layout."""
+        closed = self.session.closed_at.timestamp() if self.session.closed_at else 0
+        parts = (SHARE_VERSION, self.session.pk, self.latest_revision, self.session.status, closed, lang, view)
+        return '"' + "-".join(str(part) for part in parts) + '"'
+
+
+def share_find(*, token: str) -> SharedSession | None:
+    """The session a working token opens, or None: one query, by the token's unique index.
+
+    Revision ids only grow (the log is append-only), so the newest one changes with every write
+    to the session's hands; reading it is the same query, and all a poll that finds nothing new costs.
+    """
+    if not token or len(token) > TOKEN_MAX_LENGTH:
+        return None
+    newest = HandRevision.objects.filter(hand__session=OuterRef("session_id")).order_by("-id").values("id")[:1]
+    link = (
+        ShareLink.objects.select_related("session", "session__club")
+        .annotate(latest_revision=Subquery(newest))
+        .filter(token=token, revoked_at__isnull=True)
+        .first()
+    )
+    if link is None:
+        return None
+    return SharedSession(link=link, session=link.session, latest_revision=link.latest_revision or 0)
