@@ -1,5 +1,5 @@
-"""What recording, a correction, a void and an import cost in queries: the same for 5 hands or 18 (no query per
-hand)."""
+"""What every write costs in queries: recording, a correction, a void and an import the same for 5 hands or 18 (no
+query per hand), the others the same for any number of seats or sessions."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import pytest
 
 from settlement import services
 from settlement.models import GameRow
+from settlement.ratings import FAMILIES
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, record_hands
 
 pytestmark = pytest.mark.django_db
@@ -76,3 +77,94 @@ def test_an_import_costs_a_fixed_number_of_queries(owner, n, django_assert_num_q
     document = {"variant": "baifen.benxi", "players": ["甲", "乙", "丙", "丁"], "hands": _hands(n)}
     with django_assert_num_queries(QUERIES["import"]):
         services.session_import(club=club, user=user, document=document)
+
+
+# The other writes, each pinned too and the same however many seats, sessions or hands it touches. Each is one
+# transaction: a savepoint and its release inside the test's transaction (2), then:
+# open: the writer's role, the club's players, the new guests (insert, read back), the session, its seats.
+# close / reopen: the session (locked, with the role), its status, the event, then the family's ratings from this
+# session on (`RATINGS_FROM`: lock the club, the sessions from this one on, delete their rating rows, each player's
+# last rating before them, their game rows, insert the new ratings).
+# rename: the player (locked, with its club), the writer's role, the club's other names, the event, the name.
+# merge: the player (locked), the writer's role, the survivor (locked), a session both sat in, five updates (the
+# sessions' `updated_at`, seats, settlement rows, game rows, players merged into the merged one), the two players,
+# the event; then every family's ratings from the start: the club's rating rows deleted, then per family the lock,
+# its sessions and each player's last rating (3), and for a family the club has sessions of, their rating rows
+# deleted and their game rows read (2), and the new ratings inserted when a game finished (1). Here: 本溪 sessions
+# with finished games (the 打百分 family) and 标分 sessions with none.
+# token create: the token. revoke: the token (locked), its revocation.
+# share create: the session (locked), the writer's role, the old link revoked, the new one. revoke: the role, the
+# link revoked.
+RATINGS_FROM = 6
+WRITES = {
+    "open_guests": 2 + 6,
+    "open_known": 2 + 4,
+    "close": 2 + 3 + RATINGS_FROM,
+    "reopen": 2 + 3 + RATINGS_FROM,
+    "rename": 2 + 5,
+    "merge": 2 + 12 + 1 + 3 * len(FAMILIES) + (2 + 1) + 2,
+    "token_create": 2 + 1,
+    "token_revoke": 2 + 2,
+    "share_create": 2 + 4,
+    "share_revoke": 2 + 2,
+}
+
+
+@pytest.mark.parametrize("variant_players", [("biaofen", 3), ("biaofen", 4)])
+@pytest.mark.parametrize("known", [False, True])
+def test_opening_a_session_costs_the_same_for_any_number_of_seats(
+    owner, variant_players, known, django_assert_num_queries
+):
+    club, user = owner
+    variant, seats = variant_players
+    names = ["甲", "乙", "丙", "丁"][:seats]
+    if known:
+        services.session_open(club=club, user=user, variant=variant, players=names)
+    with django_assert_num_queries(WRITES["open_known" if known else "open_guests"]):
+        services.session_open(club=club, user=user, variant=variant, players=names)
+
+
+@pytest.mark.parametrize("n", [5, 18])
+def test_closing_and_reopening_cost_a_fixed_number_of_queries(owner, n, django_assert_num_queries):
+    session, user = _session(owner, n)
+    with django_assert_num_queries(WRITES["close"]):
+        services.session_close(session=session, user=user)
+    with django_assert_num_queries(WRITES["reopen"]):
+        services.session_reopen(session=session, user=user)
+
+
+def test_renaming_a_player_costs_a_fixed_number_of_queries(owner, django_assert_num_queries):
+    session, user = _session(owner, 5)
+    player = session.seats.get(seat=0).player
+    with django_assert_num_queries(WRITES["rename"]):
+        services.player_rename(player=player, user=user, name="戊")
+
+
+@pytest.mark.parametrize("sessions", [1, 3])
+def test_merging_players_costs_the_same_for_any_number_of_sessions(owner, sessions, django_assert_num_queries):
+    club, user = owner
+    for _ in range(sessions):
+        record_hands(make_session(club, user), user, _hands(5))
+    guest = services.session_open(club=club, user=user, variant="biaofen", players=["甲", "乙", "Guest"])
+    merged = guest.seats.get(seat=2).player
+    into = services.session_open(club=club, user=user, variant="biaofen", players=["甲", "乙", "Zhang"])
+    into = into.seats.get(seat=2).player
+    with django_assert_num_queries(WRITES["merge"]):
+        services.player_merge(player=merged, into=into, user=user)
+
+
+def test_making_and_revoking_a_token_cost_a_fixed_number_of_queries(owner, django_assert_num_queries):
+    _, user = owner
+    with django_assert_num_queries(WRITES["token_create"]):
+        token, _ = services.api_token_create(user=user, name="phone")
+    with django_assert_num_queries(WRITES["token_revoke"]):
+        services.api_token_revoke(user=user, token_id=token.pk)
+
+
+def test_making_and_revoking_a_share_link_cost_a_fixed_number_of_queries(owner, django_assert_num_queries):
+    session, user = _session(owner, 5)
+    services.share_create(session=session, user=user)
+    with django_assert_num_queries(WRITES["share_create"]):
+        services.share_create(session=session, user=user)
+    with django_assert_num_queries(WRITES["share_revoke"]):
+        services.share_revoke(session=session, user=user)
