@@ -38,3 +38,12 @@ def _fresh_cache():
     """The API's rate counts live in the cache: each test starts with none."""
     yield
     cache.clear()
+
+
+@pytest.fixture
+def owner(db):
+    """A club and its owner, `(club, user)`: where most service tests start."""
+    from tests.factories import make_club, make_member
+
+    club = make_club()
+    return club, make_member(club)

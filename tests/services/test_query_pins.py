@@ -8,19 +8,13 @@ import pytest
 from settlement import services
 from settlement.models import GameRow
 from settlement.ratings import FAMILIES
-from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, record_hands
+from tests.factories import BENXI_EXAMPLE, make_session, record_hands
 
 pytestmark = pytest.mark.django_db
 
 
 def _hands(n):
     return (BENXI_EXAMPLE * n)[:n]
-
-
-@pytest.fixture
-def owner():
-    club = make_club()
-    return club, make_member(club)
 
 
 def _session(owner, n):

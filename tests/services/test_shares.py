@@ -18,12 +18,6 @@ from tests.factories import make_club, make_member, make_session
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def owner():
-    club = make_club()
-    return club, make_member(club)
-
-
 def test_a_token_is_24_random_bytes_in_url_safe_base64(owner):
     """192 bits, as the module says: 24 bytes are 32 base64 characters, with no padding."""
     club, user = owner

@@ -8,7 +8,7 @@ from django.urls import reverse
 from settlement import selectors
 from settlement.presentation.chart import table_chart, view_chart
 from settlement.selectors import records, table
-from tests.factories import make_club, make_member, make_session, record_hands
+from tests.factories import make_session, record_hands
 
 pytestmark = pytest.mark.django_db
 
@@ -17,12 +17,6 @@ BENXI = [
     {"dealer": 1, "declarer": 1, "bid": 85, "captured": 20},
     {"dealer": 2, "declarer": 3, "bid": 90, "captured": 0},
 ]
-
-
-@pytest.fixture
-def owner():
-    club = make_club()
-    return club, make_member(club)
 
 
 def test_the_entry_state_of_a_correction_is_the_state_before_that_hand(owner):
