@@ -35,8 +35,8 @@ from .ledger import LedgerError
 from .models import Hand, Session
 from .presentation.formats import minus, signed
 from .presentation.sessions import hand_label
-from .scoping import get_session_for_user, request_lang
-from .views import _int_param, _table_error, _table_form
+from .scoping import get_session_for_user, int_param, request_lang
+from .table_views import table_error, table_form
 
 # What the table and share pages load: kept by the service worker at install, so they open offline.
 OFFLINE_ASSETS = (
@@ -154,10 +154,10 @@ def table_sync(request: HttpRequest, slug: str, session_id: int) -> HttpResponse
         if existing is not None:
             return JsonResponse(_recorded(session, existing.number, created=False))
     view = selectors.table_view(session=session, lang=request_lang())
-    form = _table_form(session, view, request.POST)
+    form = table_form(session, view, request.POST)
     if form is None or not session.is_open:
         return _refused(LedgerError("session.closed", field="session").message(request_lang()), field="session")
-    expected = None if request.POST.get("force") == "1" else _int_param(request.POST.get("expected"))
+    expected = None if request.POST.get("force") == "1" else int_param(request.POST.get("expected"))
     if not form.is_valid():
         name, errors = next(iter(form.errors.items()))
         return _refused(" ".join(str(e) for e in errors), field=name)
@@ -172,7 +172,7 @@ def table_sync(request: HttpRequest, slug: str, session_id: int) -> HttpResponse
     except LedgerError as error:
         if error.code == "hand.moved":
             return _refused(error.message(request_lang()), field="number", status=409, moved=True)
-        message, field = _table_error(form, error, view)
+        message, field = table_error(form, error, view)
         return _refused(message, field=field)
     return JsonResponse(_recorded(session, write.hand.number, created=write.created))
 

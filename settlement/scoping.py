@@ -1,4 +1,5 @@
-"""What every page and API view starts from: the user's objects, scoped to the user's clubs, and the reader's language.
+"""What every page and API view starts from: the user's objects, scoped to the user's clubs, the reader's language
+and a whole number from the request.
 
 Each lookup is scoped through the user's membership: another club's object, a
 missing one and a club the user is not a member of are the same `Http404`
@@ -19,6 +20,14 @@ from .models import Hand, Membership, Player, Session, engine_lang
 def request_lang() -> str:
     """The rules engine's code for the request's language (`zh-Hans` or `en`)."""
     return engine_lang(get_language())
+
+
+def int_param(value: str | None) -> int | None:
+    """A whole number from a query or form parameter (a page, a hand number); None when absent or not one."""
+    try:
+        return int(value) if value else None
+    except ValueError:
+        return None
 
 
 def get_membership_for_user(user: Any, slug: str) -> Membership:

@@ -27,9 +27,9 @@ from django.views.decorators.http import require_GET, require_POST
 from . import selectors, services
 from .models import Session, engine_lang
 from .presentation.qr import share_qr_svg
+from .presentation.sessions import game_columns, game_label
 from .rules.registry import VARIANTS
 from .scoping import get_session_for_user
-from .views import _game_columns, _game_label  # what the table page calls a game, in the reader's language
 
 TV = "tv"
 # After a write every open share page misses at its next poll: the first one renders the fragment,
@@ -61,15 +61,15 @@ def _share_context(request: HttpRequest, shared: selectors.SharedSession, layout
         "players": view.players,
         "rules": VARIANTS[session.variant],
         "has_games": view.has_games,
-        "game_label": _game_label(session.variant, view.game) if view.has_games else "",
-        "last_game_label": _game_label(session.variant, last_game["n"]) if last_game else "",
-        "game_labels": {g["n"]: _game_label(session.variant, g["n"]) for g in (view.results or {}).get("games", [])},
+        "game_label": game_label(session.variant, view.game) if view.has_games else "",
+        "last_game_label": game_label(session.variant, last_game["n"]) if last_game else "",
+        "game_labels": {g["n"]: game_label(session.variant, g["n"]) for g in (view.results or {}).get("games", [])},
         "next_hand": next_hand,
         "target": (view.results or {}).get("options", {}).get("target"),
         "token": shared.link.token,
         "tv": layout == TV,
         "etag": shared.etag(lang=get_language(), view=layout),
-        **_game_columns(session.variant),
+        **game_columns(session.variant),
     }
 
 

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import offline_views, player_views, share_views, stats_views, token_views, views
+from . import offline_views, player_views, share_views, stats_views, table_views, token_views, views
 
 session = "clubs/<slug:slug>/sessions/<int:session_id>/"
 hand = session + "hands/<int:number>/"
@@ -27,11 +27,11 @@ urlpatterns = [
     path(session + "close/", views.session_close, name="session_close"),
     path(session + "close/confirm/", views.session_close_confirm, name="session_close_confirm"),
     path(session + "reopen/", views.session_reopen, name="session_reopen"),
-    path(hand, views.hand_detail, name="hand_detail"),
-    path(session + "table/", views.table, name="table"),
-    path(session + "table/preview/", views.table_preview, name="table_preview"),
-    path(session + "table/close/", views.table_close, name="table_close"),
-    path(session + "table/hands/<int:number>/", views.table_fix, name="table_fix"),
+    path(hand, table_views.hand_detail, name="hand_detail"),
+    path(session + "table/", table_views.table, name="table"),
+    path(session + "table/preview/", table_views.table_preview, name="table_preview"),
+    path(session + "table/close/", table_views.table_close, name="table_close"),
+    path(session + "table/hands/<int:number>/", table_views.table_fix, name="table_fix"),
     path(session + "table/sync/", offline_views.table_sync, name="table_sync"),
     path(session + "share/", share_views.share_create, name="share_create"),
     path(session + "share/revoke/", share_views.share_revoke, name="share_revoke"),

@@ -47,6 +47,13 @@ def game_label(variant: str, n: int) -> str:
     return _("Game %(n)s") % {"n": n}
 
 
+def game_columns(variant: str) -> dict[str, Any]:
+    """Column heads for a game's totals: a round of 标分, else a game (盘)."""
+    if variant == "biaofen":
+        return {"this_game_head": _("This round"), "game_head": _("round"), "rounds": True}
+    return {"this_game_head": _("This game"), "game_head": _("game"), "rounds": False}
+
+
 def hand_label(variant: str, n: int, what: str = "hand", message: str = "") -> str:
     """A hand named as the variant's players name it, in the active language.
 

@@ -1,0 +1,308 @@
+"""The scorekeeper's pages: the table (totals, chart, newest hands and the next hand's entry form, its
+receipt as the hand is entered) and a hand's own page, where a writer corrects or voids it.
+
+Without JavaScript every form posts to its page; table.js asks `table/preview/` for the receipt as an
+HTML fragment. The services and selectors do the work; a refusal goes back to the field it names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from . import policy, selectors, services
+from .forms import HandVoidForm, TableHandForm
+from .ledger import LedgerError
+from .models import Membership, Session
+from .presentation.receipts import hand_receipt
+from .presentation.revisions import revision_lines
+from .presentation.sessions import game_columns, game_label, hand_label, standings_note
+from .rules.registry import VARIANTS
+from .scoping import get_hand_for_user, get_session_for_user, int_param, request_lang
+
+
+@login_required
+def hand_detail(request: HttpRequest, slug: str, session_id: int, number: int) -> HttpResponse:
+    """A hand: its receipt, its revisions, and (for a writer) the entry form to correct or void it."""
+    membership, hand = get_hand_for_user(request.user, session_id, number, slug)
+    view = selectors.hand_view(session=hand.session, number=number, lang=request_lang())
+    if view is None or view.fix is None:
+        raise Http404("no such hand")
+    return _hand_page(request, membership, view, number)
+
+
+def _hand_page(
+    request: HttpRequest,
+    membership: Membership,
+    view: selectors.TableView,
+    number: int,
+    form: TableHandForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The hand page; `form` is a refused correction or void posted from it, shown with its errors."""
+    session = view.session
+    record = view.fix
+    assert record is not None and record.number == number
+    flags = policy.session_flags(membership.role, session)
+    ctx = {
+        "club": membership.club,
+        "membership": membership,
+        "session": session,
+        "players": view.players,
+        "entry": record,
+        "view": view,
+        "form": (form or table_form(session, view)) if flags["can_fix"] else None,
+        "rules": VARIANTS[session.variant],
+        "return_to": "hand",
+        "history": revision_lines(revisions=record.revisions, players=view.players, lang=request_lang()),
+        "receipt": None,
+        **flags,
+        **game_columns(session.variant),
+    }
+    return render(request, "settlement/hand_detail.html", ctx, status=status)
+
+
+def _table_url(slug: str, session_id: int, **params: Any) -> str:
+    url = reverse("table", args=[slug, session_id])
+    return url + ("?" + urlencode(params) if params else "")
+
+
+def table_form(session: Session, view: selectors.TableView, data: Any = None) -> TableHandForm | None:
+    if view.entry is None:
+        return None
+    return TableHandForm(data, variant=session.variant, entry=view.entry, players=view.players, fix=view.fix)
+
+
+def table_error(form: TableHandForm, error: LedgerError, view: selectors.TableView) -> tuple[str, str]:
+    """Put a refusal at the field it names, in the user's language; (message, form field or "").
+
+    A refusal of another hand (a later one that no longer passes after a correction) goes on the
+    whole form, naming that hand.
+    """
+    number = view.fix.number if view.fix is not None else view.entry.number if view.entry else None
+    message = error.message(request_lang())
+    if error.code == "hand.stale":
+        form.add_error(None, message)  # the revision is a hidden field: say it over the whole form
+        return message, ""
+    if error.hand is not None and error.hand != number:
+        message = hand_label(view.session.variant, error.hand, "refused", message=message)
+        form.add_error(None, message)
+        return message, ""
+    field = form.field_for_error(error.field)
+    form.add_error(field, message)
+    return message, field or ""
+
+
+def _table_receipt(session: Session, form: TableHandForm, view: selectors.TableView) -> dict[str, Any]:
+    """The engine's receipt for the hand the form holds (nothing is written), or why it cannot be settled."""
+    if not form.is_valid():
+        return {"invalid": True}
+    if form.missing:
+        return {"missing": form.group_label(form.missing[0]), "missing_field": form.missing[0]}
+    number = view.fix.number if view.fix is not None else None
+    hand_input = form.cleaned_data["hand"]
+    try:
+        if number is None:  # a new hand: played on from the last hand's stored state, whatever the log's length
+            document = services.hand_preview_next(session=session, hand_input=hand_input, lang=request_lang())
+        else:  # a correction replays the hands after it as well
+            document = services.hand_preview(session=session, hand_input=hand_input, lang=request_lang(), number=number)
+    except LedgerError as error:
+        # A level game's first hand names its declarer (rules/hongxingwu.md): not yet chosen is not an error.
+        if error.code in ("field.required", "declarer.first_hand") and form.field_for_error(error.field):
+            group = error.field.split(".")[0].split("[")[0]
+            return {"missing": form.group_label(group), "missing_field": form.field_for_error(error.field)}
+        message, field = table_error(form, error, view)
+        return {"refused": message, "field": field}
+    target = number if number is not None else view.entry.number if view.entry else None
+    before = view.results["totals"] if view.results else [0] * len(view.players)
+    return hand_receipt(
+        variant=session.variant, document=document, number=target, sides=view.sides, before=before, fix=number
+    )
+
+
+def _table_page(
+    request: HttpRequest,
+    membership: Membership,
+    view: selectors.TableView,
+    form: TableHandForm | None,
+    receipt: dict[str, Any] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    session = view.session
+    last_game = view.last_game
+    ctx = {
+        "club": membership.club,
+        "membership": membership,
+        "session": session,
+        "view": view,
+        "has_games": view.has_games,
+        "game_label": game_label(session.variant, view.game) if view.has_games else "",
+        "last_game_label": game_label(session.variant, last_game["n"]) if last_game else "",
+        "game_labels": {g["n"]: game_label(session.variant, g["n"]) for g in (view.results or {}).get("games", [])},
+        "entry_game_label": game_label(session.variant, view.entry.game) if view.entry and view.has_games else "",
+        "rules": VARIANTS[session.variant],
+        "results": view.results,
+        "players": view.players,
+        "form": form,
+        "receipt": receipt,
+        **policy.session_flags(membership.role, session),
+        "standings_note": standings_note(view=view, lang=request_lang()) if not session.is_open else None,
+        "saved": _known_hand(view, request.GET.get("saved")),
+        "fixed": _known_hand(view, request.GET.get("fixed")),
+        **game_columns(session.variant),
+    }
+    return render(request, "settlement/table.html", ctx, status=status)
+
+
+def _known_hand(view: selectors.TableView, value: str | None) -> int | None:
+    """A hand number from the query string, if the session has that hand (for the "recorded" notice)."""
+    number = int_param(value)
+    return number if view.has_hand(number) else None
+
+
+@login_required
+def table(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
+    """The scorekeeper's page: totals, chart and newest hands, and the entry form of the next hand.
+
+    Without JavaScript the form posts here: `action=preview` shows the receipt, else the hand is
+    recorded (once per client key) and the page comes back with it.
+    """
+    membership, session = get_session_for_user(request.user, session_id, slug)
+    view = selectors.table_view(session=session, lang=request_lang())
+    if request.method != "POST":
+        form = table_form(session, view) if policy.may_record(membership.role, session) else None
+        return _table_page(request, membership, view, form)
+    policy.deny_unless(policy.may_write(membership.role))
+    form = table_form(session, view, request.POST)
+    if form is None:
+        return redirect(_table_url(slug, session.pk))
+    if request.POST.get("action") == "preview":
+        receipt = _table_receipt(session, form, view)
+        return _table_page(request, membership, view, form, receipt, status=400 if form.errors else 200)
+    if form.is_valid():
+        try:
+            write = services.hand_record(
+                session=session,
+                user=request.user,
+                hand_input=form.cleaned_data["hand"],
+                client_key=form.cleaned_data["client_key"],
+            )
+        except LedgerError as error:
+            table_error(form, error, view)
+        else:
+            # #next: the page comes back scrolled to the next hand's form, not to the top.
+            return redirect(_table_url(slug, session.pk, saved=write.hand.number) + "#next")
+    return _table_page(request, membership, view, form, {"invalid": True}, status=400)
+
+
+@login_required
+@require_POST
+def table_preview(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
+    """The receipt of the hand being entered (or corrected, with `fix`) as an HTML fragment, for table.js."""
+    membership, session = get_session_for_user(request.user, session_id, slug)
+    policy.deny_unless(policy.may_write(membership.role))
+    fix = int_param(request.POST.get("fix"))
+    view = selectors.table_view(session=session, lang=request_lang(), fix=fix)
+    if fix is not None and view.fix is None:
+        raise Http404("no such hand")
+    form = table_form(session, view, request.POST)
+    if form is None:
+        return HttpResponse(status=409)
+    receipt = _table_receipt(session, form, view)
+    errors = {name: [str(e) for e in errs] for name, errs in form.errors.items()}
+    return render(
+        request,
+        "settlement/table_receipt.html",
+        {
+            "receipt": receipt,
+            "view": view,
+            "form": form,
+            "errors": errors,
+            "players": view.players,
+            "club": membership.club,
+            "session": session,
+            **game_columns(session.variant),
+        },
+    )
+
+
+@login_required
+def table_fix(request: HttpRequest, slug: str, session_id: int, number: int) -> HttpResponse:
+    """Correct or void an earlier hand from the table page: the entry form, prefilled, with a reason."""
+    membership, hand = get_hand_for_user(request.user, session_id, number, slug)
+    session = hand.session
+    view = selectors.table_view(session=session, lang=request_lang(), fix=number)
+    if request.method != "POST":
+        can_fix = policy.may_revise(membership.role, session)
+        return _table_page(request, membership, view, table_form(session, view) if can_fix else None)
+    policy.deny_unless(policy.may_write(membership.role))
+    form = table_form(session, view, request.POST)
+    if form is None:
+        return redirect(_table_url(slug, session.pk))
+    action = request.POST.get("action")
+    from_hand = request.POST.get("return_to") == "hand"
+    done = (
+        reverse("hand_detail", args=[slug, session.pk, number])
+        if from_hand
+        else _table_url(slug, session.pk, fixed=number)
+    )
+
+    def refused(receipt: dict[str, Any] | None) -> HttpResponse:
+        # A refusal stays on the page it was posted from, the hand page keeping its trail and its way back.
+        if from_hand:
+            return _hand_page(request, membership, view, number, form, status=400)
+        return _table_page(request, membership, view, form, receipt, status=400)
+
+    if action == "void":
+        void = HandVoidForm(request.POST)
+        if void.is_valid():
+            try:
+                services.hand_void(
+                    session=session,
+                    user=request.user,
+                    number=number,
+                    reason=void.cleaned_data["reason"],
+                    revision=void.cleaned_data["revision"],
+                )
+            except LedgerError as error:
+                form.add_error("reason" if error.field == "reason" else None, error.message(request_lang()))
+            else:
+                return redirect(done)
+        else:
+            form.add_error("reason", _("Say why the hand is voided."))
+        return refused(None)
+    if action == "correct":
+        if form.is_valid():
+            try:
+                services.hand_correct(
+                    session=session,
+                    user=request.user,
+                    number=number,
+                    hand_input=form.cleaned_data["hand"],
+                    reason=form.cleaned_data["reason"],
+                    revision=form.cleaned_data.get("revision"),
+                )
+            except LedgerError as error:
+                table_error(form, error, view)
+            else:
+                return redirect(done)
+        return refused({"invalid": True})
+    receipt = _table_receipt(session, form, view)
+    return _table_page(request, membership, view, form, receipt, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def table_close(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
+    """Close the session from the table page; the page then shows the final standings and the settle-up."""
+    membership, session = get_session_for_user(request.user, session_id, slug)
+    policy.deny_unless(policy.may_write(membership.role))
+    services.session_close(session=session, user=request.user)
+    return redirect(_table_url(slug, session.pk))
