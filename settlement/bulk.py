@@ -1,7 +1,7 @@
 """The import's fast path: a whole session's log and derived rows inserted with `executemany`, no model instances.
 
 `session_import` plays the document once; building ~7 model instances a hand for `bulk_create` was most of its
-time. Here each row is a tuple of column values (`ledger.derived_values`), adapted for the database once per
+time. Here each row is a tuple of column values (`derived.derived_values`), adapted for the database once per
 column kind (JSON, date-time) and inserted in batches through the connection's cursor: the same rows as
 `bulk_create` would write, in the caller's transaction. Inserts only, so the hand log's append-only triggers
 (migration 0004) pass them.
@@ -17,7 +17,8 @@ from typing import Any
 
 from django.db import connections, models
 
-from .ledger import GAME_COLUMNS, SETTLEMENT_COLUMNS, STATE_COLUMNS, LogReplay, derived_values
+from .derived import GAME_COLUMNS, SETTLEMENT_COLUMNS, STATE_COLUMNS, derived_values
+from .ledger import LogReplay
 from .models import GameRow, Hand, HandRevision, HandState, Player, Session, SettlementRow
 
 
@@ -114,7 +115,7 @@ def session_log_insert(
     """A new session's whole log (hands 1 … n, one revision each, recorded `now`) and its derived rows.
 
     Five inserts and one read of the new hands' ids; the rows are exactly those `bulk_create` of the hands,
-    the revisions and `ledger.derived_rows` would write.
+    the revisions and `derived.derived_rows` would write.
     """
     numbers = range(1, len(inputs) + 1)
     rows_insert(Hand, ("session_id", "number", "created_at"), ((session.pk, n, now) for n in numbers))

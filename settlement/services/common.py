@@ -17,7 +17,8 @@ from django.contrib.auth.models import AnonymousUser
 
 from .. import entry_sql
 from ..bulk import rows_insert
-from ..ledger import GAME_COLUMNS, SETTLEMENT_COLUMNS, STATE_COLUMNS, LedgerError, LogReplay, derived_values
+from ..derived import GAME_COLUMNS, SETTLEMENT_COLUMNS, STATE_COLUMNS, derived_values
+from ..ledger import LedgerError, LogReplay
 from ..models import GameRow, HandState, Player, Session, SettlementRow
 from ..ratings import ratings_rebuild
 from ..values import text_bad

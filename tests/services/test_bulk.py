@@ -60,7 +60,7 @@ def test_an_imported_session_holds_the_rows_a_rebuild_from_its_log_writes(path):
     assert all(r["number"] == 1 and not r["is_void"] and r["reason"] == "" for r in imported["revisions"])
     assert all(h["client_key"] == "" for h in imported["hands"])
     assert session_verify(session=session) == []  # the replay's rows, field by field
-    # The model-instance path (`bulk_create` of `ledger.derived_rows`) writes the very same derived rows.
+    # The model-instance path (`bulk_create` of `derived.derived_rows`) writes the very same derived rows.
     services.session_derived_rebuild(session=session)
     rebuilt = _rows(session)
     for kind in ("settlement", "games", "states"):
