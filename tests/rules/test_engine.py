@@ -201,6 +201,24 @@ def test_an_error_reads_in_both_languages():
     assert caught.value.describe("zh-Hans") == "hand 2: bid: 本溪第 3 个叫的（头家为第 1 个）至少叫 85"
 
 
+def test_an_error_about_a_seat_names_the_player_sitting_there():
+    # 升级 (rules/shengji.md): s = 40 < 80 keeps the deal in the team, the 对家 (seat 2, 丙) declares next.
+    doc = {
+        "variant": "shengji",
+        "players": ["甲", "乙", "丙", "丁"],
+        "hands": [
+            {"declarer": 0, "captured": 40, "bottom_points": 0},
+            {"declarer": 1, "captured": 40, "bottom_points": 0},
+        ],
+    }
+    with pytest.raises(RulesError) as caught:
+        session_settle(doc)
+    assert caught.value.describe("en") == (
+        "hand 2: declarer: by rotation the declarer is 丙, not 乙 (the free declarer option allows it)"
+    )
+    assert caught.value.describe("zh-Hans") == "hand 2: declarer: 轮庄应由丙坐庄，填的是乙（可在选项里开启自由坐庄）"
+
+
 def test_steps_come_in_the_language_asked_for():
     hand = {"declarer": 1, "bid": 85, "captured": 20}
     assert settle("baifen.benxi", [hand])["hands"][0]["steps"][0] == "叫分 85 + 抓分 20 = 105 > 100：破"
