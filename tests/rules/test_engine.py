@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import subprocess
 import sys
 from enum import StrEnum
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -32,7 +34,7 @@ from settlement.rules.options import (
     parse_keyed_ints,
 )
 from settlement.rules.registry import VARIANTS
-from settlement.rules.session import SETTLE_UP_SEATS, settle_up_transfers
+from settlement.rules.session import SETTLE_UP_SEATS, session_play, settle_up_transfers
 
 from ..conftest import ROOT, SHARED_GOLDEN
 from .helpers import document, settle
@@ -333,6 +335,40 @@ def test_every_zero_sum_variant_seats_at_most_the_settle_up_limit():
     for variant in VARIANTS.values():
         if variant.zero_sum:
             assert max(variant.player_counts) <= SETTLE_UP_SEATS, variant.key
+
+
+def test_every_zero_sum_variant_has_a_unit_value_to_settle_up_in():
+    # The replay reads it from the options of every session it settles up (no fallback).
+    for variant in VARIANTS.values():
+        if variant.zero_sum:
+            for players in variant.player_counts:
+                assert variant.defaults(players).unit_value >= 1, variant.key
+
+
+class _SeatDroppingTable:
+    """A table that forgets the last seat's delta: an engine defect, not bad input."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def play(self, hand: Any, ctx: Any) -> Any:
+        result = self.inner.play(hand, ctx)
+        return dataclasses.replace(result, deltas=result.deltas[:-1])
+
+    def state_dump(self) -> Any:
+        return self.inner.state_dump()
+
+    def state_load(self, state: Any) -> None:
+        self.inner.state_load(state)
+
+
+def test_a_hand_with_deltas_for_another_number_of_seats_is_an_engine_defect():
+    doc = document("baifen.classic", [{"declarer": 0, "bid": 60, "partner": 2, "captured": 35}])
+    classic = VARIANTS["baifen.classic"]
+    broken = dataclasses.replace(classic, new_table=lambda o, n: _SeatDroppingTable(classic.new_table(o, n)))
+    parsed = dataclasses.replace(document_parse(doc, variants=VARIANTS), variant=broken)
+    with pytest.raises(AssertionError, match=r"^hand 1: 3 deltas for 4 seats$"):
+        session_play(parsed)
 
 
 def test_settle_up_refuses_more_seats_than_it_is_minimal_for():

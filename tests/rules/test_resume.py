@@ -262,3 +262,18 @@ def test_a_state_whose_totals_are_for_other_seats_is_refused_not_cut_to_fit():
     start = session_start(doc)
     with pytest.raises(ValueError, match="zip"):
         session_play(doc, state=dataclasses.replace(start, totals=(0, 0, 0)))
+
+
+def test_a_state_for_another_number_of_players_is_refused():
+    three = session_start(document_parse({"variant": "biaofen", "players": NAMES[:3], "hands": []}, variants=VARIANTS))
+    doc = document_parse({"variant": "biaofen", "players": NAMES[:4], "hands": []}, variants=VARIANTS)
+    with pytest.raises(ValueError, match=r"^a state for 3 players, the document has 4$"):
+        session_play(doc, state=three)
+
+
+def test_hands_not_numbered_on_from_the_state_are_refused():
+    # The state after hand 1 takes hands from 2; hands numbered from 3 would leave one out.
+    doc = {**BENXI_EXAMPLE, "hands": BENXI_EXAMPLE["hands"][:1]}
+    state = _play(doc).state
+    with pytest.raises(ValueError, match=r"^the document's first hand is 3, the state is after hand 1$"):
+        _play({**BENXI_EXAMPLE, "hands": BENXI_EXAMPLE["hands"][1:3]}, first_hand=3, state=state)
