@@ -206,8 +206,8 @@ def session_play(doc: SessionDoc, *, state: SessionState | None = None) -> Sessi
     if after.hand_in_game:
         games.append(_game_in_progress(after))
         session_totals = _add(after.totals, after.game_totals)
-    unit_value = getattr(doc.options, "unit_value", 1)
-    settle_up = settle_up_transfers(session_totals, unit_value=unit_value) if doc.variant.zero_sum else ()
+    # Only the zero-sum variants settle up, and each of them has a unit value (a fallback would never be read).
+    settle_up = settle_up_transfers(session_totals, unit_value=doc.options.unit_value) if doc.variant.zero_sum else ()
     return SessionResult(
         doc=doc,
         hands=tuple(hands),

@@ -756,8 +756,11 @@ class _BrokenTable:
         self.inner.state_load(state)
 
 
-@pytest.mark.parametrize("break_adjustments", [False, True])
-def test_the_engine_refuses_a_result_that_is_not_zero_sum(break_adjustments):
+# The hand's check names the hand, the game's the game whose adjustments are broken (the first to end).
+@pytest.mark.parametrize(
+    ("break_adjustments", "what"), [(False, "hand 1"), (True, "game 1 adjustments")], ids=["hand", "adjustments"]
+)
+def test_the_engine_refuses_a_result_that_is_not_zero_sum(break_adjustments, what):
     options = biaofen.biaofen_defaults(4)
     variant = dataclasses.replace(
         biaofen.BIAOFEN,
@@ -770,7 +773,7 @@ def test_the_engine_refuses_a_result_that_is_not_zero_sum(break_adjustments):
         for i in range(1, 7)
     )
     session = SessionDoc(variant=variant, options=options, players=NAMES, hands=hands)
-    with pytest.raises(EngineDefect):
+    with pytest.raises(EngineDefect, match=rf"^{what} does not sum to zero: \("):
         session_replay(session)
 
 

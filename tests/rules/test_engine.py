@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import subprocess
 import sys
 from enum import StrEnum
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -32,7 +34,7 @@ from settlement.rules.options import (
     parse_keyed_ints,
 )
 from settlement.rules.registry import VARIANTS
-from settlement.rules.session import SETTLE_UP_SEATS, settle_up_transfers
+from settlement.rules.session import SETTLE_UP_SEATS, session_play, settle_up_transfers
 
 from ..conftest import ROOT, SHARED_GOLDEN
 from .helpers import document, settle
@@ -201,6 +203,24 @@ def test_an_error_reads_in_both_languages():
     assert caught.value.describe("zh-Hans") == "hand 2: bid: 本溪第 3 个叫的（头家为第 1 个）至少叫 85"
 
 
+def test_an_error_about_a_seat_names_the_player_sitting_there():
+    # 升级 (rules/shengji.md): s = 40 < 80 keeps the deal in the team, the 对家 (seat 2, 丙) declares next.
+    doc = {
+        "variant": "shengji",
+        "players": ["甲", "乙", "丙", "丁"],
+        "hands": [
+            {"declarer": 0, "captured": 40, "bottom_points": 0},
+            {"declarer": 1, "captured": 40, "bottom_points": 0},
+        ],
+    }
+    with pytest.raises(RulesError) as caught:
+        session_settle(doc)
+    assert caught.value.describe("en") == (
+        "hand 2: declarer: by rotation the declarer is 丙, not 乙 (the free declarer option allows it)"
+    )
+    assert caught.value.describe("zh-Hans") == "hand 2: declarer: 轮庄应由丙坐庄，填的是乙（可在选项里开启自由坐庄）"
+
+
 def test_steps_come_in_the_language_asked_for():
     hand = {"declarer": 1, "bid": 85, "captured": 20}
     assert settle("baifen.benxi", [hand])["hands"][0]["steps"][0] == "叫分 85 + 抓分 20 = 105 > 100：破"
@@ -315,6 +335,40 @@ def test_every_zero_sum_variant_seats_at_most_the_settle_up_limit():
     for variant in VARIANTS.values():
         if variant.zero_sum:
             assert max(variant.player_counts) <= SETTLE_UP_SEATS, variant.key
+
+
+def test_every_zero_sum_variant_has_a_unit_value_to_settle_up_in():
+    # The replay reads it from the options of every session it settles up (no fallback).
+    for variant in VARIANTS.values():
+        if variant.zero_sum:
+            for players in variant.player_counts:
+                assert variant.defaults(players).unit_value >= 1, variant.key
+
+
+class _SeatDroppingTable:
+    """A table that forgets the last seat's delta: an engine defect, not bad input."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def play(self, hand: Any, ctx: Any) -> Any:
+        result = self.inner.play(hand, ctx)
+        return dataclasses.replace(result, deltas=result.deltas[:-1])
+
+    def state_dump(self) -> Any:
+        return self.inner.state_dump()
+
+    def state_load(self, state: Any) -> None:
+        self.inner.state_load(state)
+
+
+def test_a_hand_with_deltas_for_another_number_of_seats_is_an_engine_defect():
+    doc = document("baifen.classic", [{"declarer": 0, "bid": 60, "partner": 2, "captured": 35}])
+    classic = VARIANTS["baifen.classic"]
+    broken = dataclasses.replace(classic, new_table=lambda o, n: _SeatDroppingTable(classic.new_table(o, n)))
+    parsed = dataclasses.replace(document_parse(doc, variants=VARIANTS), variant=broken)
+    with pytest.raises(AssertionError, match=r"^hand 1: 3 deltas for 4 seats$"):
+        session_play(parsed)
 
 
 def test_settle_up_refuses_more_seats_than_it_is_minimal_for():

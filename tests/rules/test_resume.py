@@ -9,6 +9,7 @@ in the registry is covered without writing a strategy for it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -173,3 +174,106 @@ def test_a_state_of_another_version_is_refused():
     )
     with pytest.raises(ValueError, match=rf"^session state version {STATE_VERSION + 1}, expected {STATE_VERSION}$"):
         state_load({**state, "version": STATE_VERSION + 1})
+
+
+# The rules file's 本溪 example (rules/baifen.md, target 205), dealers left to the state, with a redeal
+# (all passed, dealt by seat 0) between its 盘: hand 4 ends 盘 1 (B 230 出锅), hand 6 (declarer 0 at place 3,
+# 100 clean: A +300) ends 盘 2.
+BENXI_EXAMPLE = {
+    "variant": "baifen.benxi",
+    "options": {"target": 205},
+    "players": NAMES[:4],
+    "hands": [
+        {"declarer": 0, "bid": 80, "captured": 15},
+        {"declarer": 1, "bid": 85, "captured": 20},
+        {"declarer": 3, "bid": 90, "captured": 0},
+        {"declarer": 2, "bid": 85, "captured": 55},
+        {"redeal": "all_pass"},
+        {"declarer": 0, "bid": 100, "captured": 0},
+    ],
+}
+ZERO = (0, 0, 0, 0)
+
+
+# Each row: after hand k, (played, game, game_first, hand_in_game, scored_in_game, game_totals, next_dealer,
+# totals, games_won).
+@pytest.mark.parametrize(
+    ("k", "expected"),
+    [
+        (1, (1, 1, 1, 1, 1, (80, 15, 80, 15), 1, ZERO, ZERO)),
+        (2, (2, 1, 1, 2, 2, (100, -70, 100, -70), 2, ZERO, ZERO)),
+        (3, (3, 1, 1, 3, 3, (100, 130, 100, 130), 3, ZERO, ZERO)),
+        # 盘 1 closed: the next starts at hand 5 from 0 : 0, B's totals kept and its 盘 counted
+        (4, (4, 2, 5, 0, 0, ZERO, 0, (15, 230, 15, 230), (0, 1, 0, 1))),
+        # the redeal is a hand of the 盘 but not a scored one; it passes the deal on
+        (5, (5, 2, 5, 1, 0, ZERO, 1, (15, 230, 15, 230), (0, 1, 0, 1))),
+        (6, (6, 3, 7, 0, 0, ZERO, 2, (315, 230, 315, 230), (1, 1, 1, 1))),
+    ],
+)
+def test_the_state_after_each_hand_says_where_the_session_stands(k, expected):
+    s = _play(BENXI_EXAMPLE).hands[k - 1].state
+    assert s is not None
+    assert (
+        s.played,
+        s.game,
+        s.game_first,
+        s.hand_in_game,
+        s.scored_in_game,
+        s.game_totals,
+        s.next_dealer,
+        s.totals,
+        s.games_won,
+    ) == expected
+
+
+@pytest.mark.parametrize(
+    ("doc", "facts"),
+    [
+        # dealers left out are filled in from the seat after the previous hand's (a redeal's too); one entered
+        # is the hand's own, not a fact the state supplied
+        (
+            {**BENXI_EXAMPLE, "hands": [{"dealer": 0, **BENXI_EXAMPLE["hands"][0]}, *BENXI_EXAMPLE["hands"][1:]]},
+            [{}, {"dealer": 1}, {"dealer": 2}, {"dealer": 3}, {"dealer": 0}, {"dealer": 1}],
+        ),
+        # 升级 (rules/shengji.md): s = 40 < 80 → the 对家 (seat 2) declares next; s = 90 ≥ 80 → 上台, seat 3;
+        # a redeal names no declarer
+        (
+            {
+                "variant": "shengji",
+                "players": NAMES[:4],
+                "hands": [
+                    {"declarer": 0, "captured": 40, "bottom_points": 0},
+                    {"captured": 90, "bottom_points": 0},
+                    {"redeal": "misdeal"},
+                    {"captured": 0, "bottom_points": 0},
+                ],
+            },
+            [{}, {"declarer": 2}, {}, {"declarer": 3}],
+        ),
+    ],
+    ids=["baifen.benxi", "shengji"],
+)
+def test_a_hand_keeps_as_facts_only_what_the_state_filled_in(doc, facts):
+    assert [dict(hand.facts) for hand in _play(doc).hands] == facts
+
+
+def test_a_state_whose_totals_are_for_other_seats_is_refused_not_cut_to_fit():
+    doc = document_parse({**BENXI_EXAMPLE, "hands": BENXI_EXAMPLE["hands"][:1]}, variants=VARIANTS)
+    start = session_start(doc)
+    with pytest.raises(ValueError, match="zip"):
+        session_play(doc, state=dataclasses.replace(start, totals=(0, 0, 0)))
+
+
+def test_a_state_for_another_number_of_players_is_refused():
+    three = session_start(document_parse({"variant": "biaofen", "players": NAMES[:3], "hands": []}, variants=VARIANTS))
+    doc = document_parse({"variant": "biaofen", "players": NAMES[:4], "hands": []}, variants=VARIANTS)
+    with pytest.raises(ValueError, match=r"^a state for 3 players, the document has 4$"):
+        session_play(doc, state=three)
+
+
+def test_hands_not_numbered_on_from_the_state_are_refused():
+    # The state after hand 1 takes hands from 2; hands numbered from 3 would leave one out.
+    doc = {**BENXI_EXAMPLE, "hands": BENXI_EXAMPLE["hands"][:1]}
+    state = _play(doc).state
+    with pytest.raises(ValueError, match=r"^the document's first hand is 3, the state is after hand 1$"):
+        _play({**BENXI_EXAMPLE, "hands": BENXI_EXAMPLE["hands"][1:3]}, first_hand=3, state=state)
