@@ -26,7 +26,7 @@ from settlement.models import (
     SettlementRow,
 )
 from settlement.selectors import hand_history, session_results, session_verify
-from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, record_hands
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, make_session, record_hands
 
 
 def _club_with_history():
@@ -69,6 +69,8 @@ def _snapshot(club):
                 "fields": (session.date, session.venue, session.variant, session.options, session.status),
                 "closed_at": session.closed_at,
                 "events": list(session.events.order_by("created_at", "pk").values_list("kind", "user__username")),
+                "event_times": list(session.events.order_by("created_at", "pk").values_list("created_at", flat=True)),
+                "opened": (session.created_at, session.created_by.username, session.client_key, session.client_digest),
                 "results": session_results(session=session, lang="en").results,
                 "history": [
                     (r.hand, r.number, r.input, r.is_void, r.reason, r.author, r.created_at)
@@ -88,12 +90,18 @@ def _snapshot(club):
             }
         )
     return {
+        "club": (club.name, club.created_at),
+        "members": sorted(club.memberships.values_list("user__username", "role")),
         "sessions": sessions,
         "players": sorted(Player.objects.filter(club=club).values_list("name", "is_guest", "merged_into__name")),
+        "accounts": sorted(Player.objects.filter(club=club).values_list("name", "user__username", "created_at")),
         "player_events": list(
             PlayerEvent.objects.filter(club=club)
             .order_by("created_at", "pk")
             .values_list("player__name", "kind", "old_name", "new_name", "into__name", "reason", "user__username")
+        ),
+        "player_event_times": list(
+            PlayerEvent.objects.filter(club=club).order_by("created_at", "pk").values_list("created_at", flat=True)
         ),
     }
 
@@ -178,7 +186,10 @@ def test_a_version_1_export_without_the_trails_still_restores():
         del player["merged_into"]
     for session in document["sessions"]:
         del session["events"]
+        del session["client_digest"]
     restored = services.club_import(document=document)
+    # no digest is the model's empty one, as for a session opened rather than imported
+    assert set(Session.objects.filter(club=restored).values_list("client_digest", flat=True)) == {""}
     assert Hand.objects.filter(session__club=restored).count() == 8
     assert not PlayerEvent.objects.filter(club=restored).exists()
     assert not Player.objects.filter(club=restored, merged_into__isnull=False).exists()
@@ -281,3 +292,61 @@ def test_an_import_retried_after_a_restore_is_still_the_same_import():
     with pytest.raises(LedgerError) as caught:
         services.session_import(club=restored, user=owner, document={**document, "hands": []}, client_key="night-1")
     assert caught.value.code == "client_key.reused"
+
+
+@pytest.mark.django_db
+def test_people_who_left_the_club_come_back_with_what_they_did_but_not_as_members():
+    # Each of these did one thing only, then left (their membership deleted): the restore must still find the
+    # account for every record that names one, whichever part of the document names it.
+    club = make_club(slug="leavers")
+    make_member(club, user=User.objects.create_user(username="laowang"))
+    make_member(club, Role.VIEWER, user=User.objects.create_user(username="kanke"))  # a member, nothing else
+    jia = User.objects.create_user(username="jia")  # only the account of the player 甲, never a member
+    make_player(club, "甲", user=jia)
+    opener, recorder, closer, renamer = (
+        make_member(club, role, user=User.objects.create_user(username=name))
+        for name, role in [
+            ("kaiju", Role.SCOREKEEPER),
+            ("jilu", Role.SCOREKEEPER),
+            ("guanju", Role.SCOREKEEPER),
+            ("gaiming", Role.OWNER),
+        ]
+    )
+    session = make_session(club, opener, players=["甲", "乙", "丙", "丁"])
+    record_hands(session, recorder, BENXI_EXAMPLE[:2])
+    services.session_close(session=session, user=closer)
+    services.player_rename(player=Player.objects.get(club=club, name="乙"), user=renamer, name="乙乙", reason="")
+    club.memberships.filter(user__in=[opener, recorder, closer, renamer]).delete()
+    before = _snapshot(club)
+    assert before["members"] == [("kanke", "viewer"), ("laowang", "owner")]
+    assert ("甲", "jia") in [account[:2] for account in before["accounts"]]
+    assert before["sessions"][0]["opened"][1] == "kaiju"
+    assert {r[5] for r in before["sessions"][0]["history"]} == {"jilu"}
+    assert before["sessions"][0]["events"] == [("closed", "guanju")]
+    assert [e[-1] for e in before["player_events"]] == ["gaiming"]
+
+    document = json.loads(json.dumps(services.club_export(club=club)))
+    copy = services.club_import(document={**document, "club": {**document["club"], "slug": "leavers-copy"}})
+    assert _snapshot(copy) == before
+
+
+@pytest.mark.django_db
+def test_the_export_of_a_restored_club_lists_everything_oldest_first_whatever_order_it_was_restored_in():
+    # Restored from a document listing sessions, their events, players and the players' trail newest first,
+    # the copy's rows are written (and numbered) in that reversed order; its export still lists them by time,
+    # so it is the export the copy was made from.
+    exported = json.loads(json.dumps(services.club_export(club=_club_with_history())))
+    assert len(exported["sessions"]) == 3 and len(exported["sessions"][0]["events"]) == 3
+    assert len(exported["players"]) >= 2 and len(exported["player_events"]) == 2
+    reversed_document = {
+        **exported,
+        "club": {**exported["club"], "slug": "reversed"},
+        "sessions": [{**s, "events": s["events"][::-1]} for s in exported["sessions"][::-1]],
+        "players": exported["players"][::-1],
+        "player_events": exported["player_events"][::-1],
+    }
+    copy = services.club_import(document=reversed_document)
+    assert json.loads(json.dumps(services.club_export(club=copy))) == {
+        **exported,
+        "club": {**exported["club"], "slug": "reversed"},
+    }
