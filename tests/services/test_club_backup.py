@@ -19,6 +19,7 @@ from settlement.models import (
     GameRow,
     Hand,
     HandRevision,
+    Membership,
     Player,
     PlayerEvent,
     Role,
@@ -350,3 +351,25 @@ def test_the_export_of_a_restored_club_lists_everything_oldest_first_whatever_or
         **exported,
         "club": {**exported["club"], "slug": "reversed"},
     }
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("more", [False, True])
+def test_exporting_a_club_costs_no_query_per_hand_revision_event_player_or_member(more, django_assert_num_queries):
+    """The session events, the sessions, then each session's seats and revisions (`log_load`: two), the players, the
+    player trail and the members: each read with the accounts and players it names, not a query per row."""
+    club = _club_with_history()
+    first = Session.objects.get(club=club, venue="一号桌")
+    if more:  # more hands, revisions, events, players, accounts, members and trail in the same three sessions
+        guest_owner = make_member(club, Role.SCOREKEEPER, user=User.objects.create_user(username="xiaozhao"))
+        services.session_reopen(session=first, user=Membership.objects.get(club=club, role=Role.OWNER).user)
+        record_hands(first, guest_owner, BENXI_EXAMPLE[:3])
+        services.hand_correct(session=first, user=guest_owner, number=7, hand_input=BENXI_EXAMPLE[0], reason="再改")
+        make_player(club, "老周", user=guest_owner)
+        services.player_rename(
+            player=Player.objects.get(club=club, name="甲"), user=first.created_by, name="甲甲", reason="全名"
+        )
+    sessions = Session.objects.filter(club=club).count()
+    assert sessions == 3
+    with django_assert_num_queries(2 + 2 * sessions + 3):
+        services.club_export(club=club)
