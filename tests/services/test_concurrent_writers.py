@@ -6,8 +6,10 @@ them some writers fail with `database is locked`. That runs against a file
 database in a process of its own (`writers.py`), on every CI pass; on
 PostgreSQL the same workload runs in-process against the test database.
 
-Two renames in one club at once (PostgreSQL only: SQLite's writers never overlap): the second waits for the
-first on the club's row, which `services.players` locks with the player's.
+Two writes that race on the club's players (PostgreSQL only: SQLite's writers never overlap), the first held
+uncommitted while the second runs: two renames to look-alike names (the second waits on the club's row, which
+`services.players` locks with the player's, and is refused), two openings that make one new guest (the second
+takes the first's).
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 import pytest
 from django.db import connection, connections, transaction
 
 from settlement.ledger import LedgerError
-from settlement.models import Hand, Player, SettlementRow
+from settlement.models import Hand, Player, Session, SettlementRow
 from settlement.services import player_rename
 from tests.conftest import ROOT
 from tests.factories import make_club, make_member, make_player, make_session
@@ -85,47 +88,36 @@ def _lock_waiters() -> int:
         return cursor.fetchone()[0]
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite writers never overlap")
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("second_name", ["zhang", "Zhang"])  # a look-alike (`name_key`) and the very name
-def test_a_rename_while_another_in_the_club_is_uncommitted_waits_for_it_and_is_refused(second_name):
-    # The first rename is held uncommitted; without the club row's lock the second reads the names as they were
-    # (`zhang` then passes, and two look-alikes stand in the club; `Zhang` fails on the unique constraint).
-    club = make_club()
-    owner = make_member(club)
-    first, second = make_player(club, "小王"), make_player(club, "小李")
-    first_renamed, release = threading.Event(), threading.Event()
+def _while_uncommitted(first: Callable[[], object], second: Callable[[], object]) -> tuple[bool, dict[str, str]]:
+    """Run `first` in a transaction held open until `second`, on another connection, has finished or waits on a lock.
+
+    Answers whether `second` was seen waiting, and each write's error ("second": its code, or "done").
+    """
+    first_done, release = threading.Event(), threading.Event()
     outcome: dict[str, str] = {}
 
-    def rename_first() -> None:
+    def run(key: str, write: Callable[[], object], hold: bool) -> None:
         try:
             with transaction.atomic():
-                player_rename(player=first, user=owner, name="Zhang")
-                first_renamed.set()
-                release.wait(timeout=30)
-        except Exception as exc:
-            outcome["first"] = f"{type(exc).__name__}: {exc}"
-        finally:
-            first_renamed.set()
-            connections.close_all()
-
-    def rename_second() -> None:
-        try:
-            player_rename(player=second, user=owner, name=second_name)
-            outcome["second"] = "renamed"
+                write()
+                if hold:
+                    first_done.set()
+                    release.wait(timeout=30)
+            if not hold:
+                outcome[key] = "done"
         except LedgerError as exc:
-            outcome["second"] = exc.code
+            outcome[key] = exc.code
         except Exception as exc:
-            outcome["second"] = f"{type(exc).__name__}: {exc}"
+            outcome[key] = f"{type(exc).__name__}: {exc}"
         finally:
+            first_done.set()
             connections.close_all()
 
-    holder = threading.Thread(target=rename_first)
+    holder = threading.Thread(target=run, args=("first", first, True))
     holder.start()
-    first_renamed.wait(timeout=30)
-    waiter = threading.Thread(target=rename_second)
+    first_done.wait(timeout=30)
+    waiter = threading.Thread(target=run, args=("second", second, False))
     waiter.start()
-    # Commit the first once the second has finished or is seen waiting on a lock.
     deadline = time.monotonic() + 30
     waited = False
     while waiter.is_alive() and time.monotonic() < deadline:
@@ -136,5 +128,38 @@ def test_a_rename_while_another_in_the_club_is_uncommitted_waits_for_it_and_is_r
     release.set()
     holder.join(timeout=30)
     waiter.join(timeout=30)
+    return waited, outcome
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite writers never overlap")
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("second_name", ["zhang", "Zhang"])  # a look-alike (`name_key`) and the very name
+def test_a_rename_while_another_in_the_club_is_uncommitted_waits_for_it_and_is_refused(second_name):
+    # `services.players` locks the club's row with the player's. Without that lock the second rename reads the
+    # names as they were: `zhang` passes (two look-alikes in one club), `Zhang` fails on the unique constraint.
+    club = make_club()
+    owner = make_member(club)
+    first, second = make_player(club, "小王"), make_player(club, "小李")
+    waited, outcome = _while_uncommitted(
+        lambda: player_rename(player=first, user=owner, name="Zhang"),
+        lambda: player_rename(player=second, user=owner, name=second_name),
+    )
     assert (waited, outcome) == (True, {"second": "player.name_taken"})
     assert sorted(Player.objects.filter(club=club).values_list("name", flat=True)) == sorted(["Zhang", "小李"])
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite writers never overlap")
+@pytest.mark.django_db(transaction=True)
+def test_two_sessions_opened_at_once_with_one_new_name_seat_one_guest():
+    # Each opening finds no player of that name and makes a guest; the second's insert waits for the first's
+    # and then takes the guest it made (`ignore_conflicts`) rather than failing on the unique constraint.
+    club = make_club()
+    owner = make_member(club)
+    opened: list[Session] = []
+    waited, outcome = _while_uncommitted(
+        lambda: opened.append(make_session(club, owner, players=["新人", "甲", "乙", "丙"])),
+        lambda: opened.append(make_session(club, owner, players=["丁", "戊", "己", "新人"])),
+    )
+    assert (waited, outcome) == (True, {"second": "done"})
+    (guest,) = Player.objects.filter(club=club, name="新人")
+    assert [session.seats.get(player=guest).seat for session in opened] == [0, 3]

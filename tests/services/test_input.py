@@ -287,6 +287,29 @@ def test_a_name_that_looks_like_two_club_players_finds_neither_and_makes_a_guest
     assert (guest.name, guest.is_guest) == ("ann", True)
 
 
+@pytest.mark.parametrize("stored", [" 老王 ", f"老{ZWSP}王", "老\t王"])
+def test_a_club_player_given_as_such_sits_under_the_stored_name_as_it_is(table, stored):
+    # A name stored before today's cleaning (or restored from a backup) is not cleaned again, nor refused:
+    # the record is the one given, not a new guest under the cleaned name.
+    club, owner, _ = table
+    wang = make_player(club, stored)
+    session = services.session_open(club=club, user=owner, variant="baifen.benxi", players=[wang, "甲", "乙", "丙"])
+    assert session.seats.get(seat=0).player == wang
+    assert not Player.objects.filter(club=club, name="老王").exists()
+
+
+def test_the_name_of_a_merged_record_finds_its_survivor_when_a_look_alike_stands_too(table):
+    # The exact name comes first: `ANN` was merged into 安, and `Ann` (a look-alike) is another player.
+    club, owner, _ = table
+    make_player(club, "Ann")
+    ann_upper, an = make_player(club, "ANN"), make_player(club, "安")
+    services.player_merge(player=ann_upper, into=an, user=owner)
+    players_before = Player.objects.count()
+    session = services.session_open(club=club, user=owner, variant="baifen.benxi", players=["ANN", "甲", "乙", "丙"])
+    assert session.seats.get(seat=0).player == an
+    assert Player.objects.count() == players_before
+
+
 # --- how many hands ---
 
 
