@@ -243,6 +243,22 @@ def test_a_name_that_is_empty_once_cleaned_is_refused(table, how, name):
 
 
 @pytest.mark.parametrize(
+    ("name", "code", "params"),
+    [
+        (5, "players.name", {}),
+        (None, "players.name", {}),
+        ("王" * 61, "player.name_too_long", {"limit": 60}),  # `Player.name` holds 60 characters
+    ],
+)
+@pytest.mark.parametrize("how", ["open", "import"])
+def test_a_name_that_is_not_text_or_too_long_is_refused_naming_its_seat(table, how, name, code, params):
+    before = written()
+    error = _seat_refused(table, how, ["甲", "乙", name, "丁"])
+    assert (error.code, error.field, error.params) == (code, "players[2]", params)
+    assert written() == before
+
+
+@pytest.mark.parametrize(
     "first, second",
     [
         ("老王", f"老{ZWSP}王"),
