@@ -276,6 +276,17 @@ def test_look_alike_names_at_one_table_are_duplicates(table, how, first, second)
     assert written() == before
 
 
+@pytest.mark.parametrize("merged_name", ["Ann", "ＡＮＮ"])  # the merged record's name, or a look-alike of it
+@pytest.mark.parametrize("how", ["open", "import"])
+def test_two_names_of_one_player_through_a_merge_are_duplicates(table, how, merged_name):
+    club, owner, _ = table
+    services.player_merge(player=make_player(club, "Ann"), into=make_player(club, "王强"), user=owner)
+    before = written()
+    error = _seat_refused(table, how, [merged_name, "乙", "王强", "丁"])
+    assert (error.code, error.field, error.params) == ("players.duplicate", "players", {})
+    assert written() == before
+
+
 @pytest.mark.parametrize(
     "entered",
     [
