@@ -5,6 +5,11 @@ SQLite (the default database) queues writers only with the settings made for it
 them some writers fail with `database is locked`. That runs against a file
 database in a process of its own (`writers.py`), on every CI pass; on
 PostgreSQL the same workload runs in-process against the test database.
+
+Two writes that race on the club's players (PostgreSQL only: SQLite's writers never overlap), the first held
+uncommitted while the second runs: two renames to look-alike names (the second waits on the club's row, which
+`services.players` locks with the player's, and is refused), two openings that make one new guest (the second
+takes the first's).
 """
 
 from __future__ import annotations
@@ -12,13 +17,18 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
+import time
+from collections.abc import Callable
 
 import pytest
-from django.db import connection
+from django.db import connection, connections, transaction
 
-from settlement.models import Hand, SettlementRow
+from settlement.ledger import LedgerError
+from settlement.models import Hand, Player, Session, SettlementRow
+from settlement.services import player_rename
 from tests.conftest import ROOT
-from tests.factories import make_club, make_member, make_session
+from tests.factories import make_club, make_member, make_player, make_session
 from tests.services.writers import HANDS_EACH, THREADS, writers_run
 
 SEATS = 4
@@ -67,3 +77,89 @@ def test_eight_writers_on_postgresql_all_land_in_order(sessions, hands_per_sessi
             range(1, n + 1)
         )
         assert SettlementRow.objects.filter(session=session).count() == n * SEATS
+
+
+def _lock_waiters() -> int:
+    """Connections to this test database waiting on a lock (a row lock or a transaction) right now."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+        return cursor.fetchone()[0]
+
+
+def _while_uncommitted(first: Callable[[], object], second: Callable[[], object]) -> tuple[bool, dict[str, str]]:
+    """Run `first` in a transaction held open until `second`, on another connection, has finished or waits on a lock.
+
+    Answers whether `second` was seen waiting, and each write's error ("second": its code, or "done").
+    """
+    first_done, release = threading.Event(), threading.Event()
+    outcome: dict[str, str] = {}
+
+    def run(key: str, write: Callable[[], object], hold: bool) -> None:
+        try:
+            with transaction.atomic():
+                write()
+                if hold:
+                    first_done.set()
+                    release.wait(timeout=30)
+            if not hold:
+                outcome[key] = "done"
+        except LedgerError as exc:
+            outcome[key] = exc.code
+        except Exception as exc:
+            outcome[key] = f"{type(exc).__name__}: {exc}"
+        finally:
+            first_done.set()
+            connections.close_all()
+
+    holder = threading.Thread(target=run, args=("first", first, True))
+    holder.start()
+    first_done.wait(timeout=30)
+    waiter = threading.Thread(target=run, args=("second", second, False))
+    waiter.start()
+    deadline = time.monotonic() + 30
+    waited = False
+    while waiter.is_alive() and time.monotonic() < deadline:
+        if _lock_waiters():
+            waited = True
+            break
+        time.sleep(0.02)
+    release.set()
+    holder.join(timeout=30)
+    waiter.join(timeout=30)
+    return waited, outcome
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite writers never overlap")
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("second_name", ["zhang", "Zhang"])  # a look-alike (`name_key`) and the very name
+def test_a_rename_while_another_in_the_club_is_uncommitted_waits_for_it_and_is_refused(second_name):
+    # `services.players` locks the club's row with the player's. Without that lock the second rename reads the
+    # names as they were: `zhang` passes (two look-alikes in one club), `Zhang` fails on the unique constraint.
+    club = make_club()
+    owner = make_member(club)
+    first, second = make_player(club, "小王"), make_player(club, "小李")
+    waited, outcome = _while_uncommitted(
+        lambda: player_rename(player=first, user=owner, name="Zhang"),
+        lambda: player_rename(player=second, user=owner, name=second_name),
+    )
+    assert (waited, outcome) == (True, {"second": "player.name_taken"})
+    assert sorted(Player.objects.filter(club=club).values_list("name", flat=True)) == sorted(["Zhang", "小李"])
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite writers never overlap")
+@pytest.mark.django_db(transaction=True)
+def test_two_sessions_opened_at_once_with_one_new_name_seat_one_guest():
+    # Each opening finds no player of that name and makes a guest; the second's insert waits for the first's
+    # and then takes the guest it made (`ignore_conflicts`) rather than failing on the unique constraint.
+    club = make_club()
+    owner = make_member(club)
+    opened: list[Session] = []
+    waited, outcome = _while_uncommitted(
+        lambda: opened.append(make_session(club, owner, players=["新人", "甲", "乙", "丙"])),
+        lambda: opened.append(make_session(club, owner, players=["丁", "戊", "己", "新人"])),
+    )
+    assert (waited, outcome) == (True, {"second": "done"})
+    (guest,) = Player.objects.filter(club=club, name="新人")
+    assert [session.seats.get(player=guest).seat for session in opened] == [0, 3]

@@ -243,6 +243,22 @@ def test_a_name_that_is_empty_once_cleaned_is_refused(table, how, name):
 
 
 @pytest.mark.parametrize(
+    ("name", "code", "params"),
+    [
+        (5, "players.name", {}),
+        (None, "players.name", {}),
+        ("王" * 61, "player.name_too_long", {"limit": 60}),  # `Player.name` holds 60 characters
+    ],
+)
+@pytest.mark.parametrize("how", ["open", "import"])
+def test_a_name_that_is_not_text_or_too_long_is_refused_naming_its_seat(table, how, name, code, params):
+    before = written()
+    error = _seat_refused(table, how, ["甲", "乙", name, "丁"])
+    assert (error.code, error.field, error.params) == (code, "players[2]", params)
+    assert written() == before
+
+
+@pytest.mark.parametrize(
     "first, second",
     [
         ("老王", f"老{ZWSP}王"),
@@ -257,6 +273,17 @@ def test_look_alike_names_at_one_table_are_duplicates(table, how, first, second)
     before = written()
     error = _seat_refused(table, how, [first, "乙", second, "丁"])
     assert (error.code, error.field) == ("players.duplicate", "players")
+    assert written() == before
+
+
+@pytest.mark.parametrize("merged_name", ["Ann", "ＡＮＮ"])  # the merged record's name, or a look-alike of it
+@pytest.mark.parametrize("how", ["open", "import"])
+def test_two_names_of_one_player_through_a_merge_are_duplicates(table, how, merged_name):
+    club, owner, _ = table
+    services.player_merge(player=make_player(club, "Ann"), into=make_player(club, "王强"), user=owner)
+    before = written()
+    error = _seat_refused(table, how, [merged_name, "乙", "王强", "丁"])
+    assert (error.code, error.field, error.params) == ("players.duplicate", "players", {})
     assert written() == before
 
 
@@ -285,6 +312,29 @@ def test_a_name_that_looks_like_two_club_players_finds_neither_and_makes_a_guest
     session = services.session_open(club=club, user=owner, variant="baifen.benxi", players=["ann", "甲", "乙", "丙"])
     guest = session.seats.get(seat=0).player
     assert (guest.name, guest.is_guest) == ("ann", True)
+
+
+@pytest.mark.parametrize("stored", [" 老王 ", f"老{ZWSP}王", "老\t王"])
+def test_a_club_player_given_as_such_sits_under_the_stored_name_as_it_is(table, stored):
+    # A name stored before today's cleaning (or restored from a backup) is not cleaned again, nor refused:
+    # the record is the one given, not a new guest under the cleaned name.
+    club, owner, _ = table
+    wang = make_player(club, stored)
+    session = services.session_open(club=club, user=owner, variant="baifen.benxi", players=[wang, "甲", "乙", "丙"])
+    assert session.seats.get(seat=0).player == wang
+    assert not Player.objects.filter(club=club, name="老王").exists()
+
+
+def test_the_name_of_a_merged_record_finds_its_survivor_when_a_look_alike_stands_too(table):
+    # The exact name comes first: `ANN` was merged into 安, and `Ann` (a look-alike) is another player.
+    club, owner, _ = table
+    make_player(club, "Ann")
+    ann_upper, an = make_player(club, "ANN"), make_player(club, "安")
+    services.player_merge(player=ann_upper, into=an, user=owner)
+    players_before = Player.objects.count()
+    session = services.session_open(club=club, user=owner, variant="baifen.benxi", players=["ANN", "甲", "乙", "丙"])
+    assert session.seats.get(seat=0).player == an
+    assert Player.objects.count() == players_before
 
 
 # --- how many hands ---
