@@ -88,8 +88,11 @@ def _lock_waiters() -> int:
         return cursor.fetchone()[0]
 
 
-def _while_uncommitted(first: Callable[[], object], second: Callable[[], object]) -> tuple[bool, dict[str, str]]:
-    """Run `first` in a transaction held open until `second`, on another connection, has finished or waits on a lock.
+def _while_uncommitted(
+    first: Callable[[], object], second: Callable[[], object], meanwhile: Callable[[], object] | None = None
+) -> tuple[bool, dict[str, str]]:
+    """Run `first` in a transaction held open until `second`, on another connection, has finished or waits on a lock;
+    then `meanwhile` (committed at once), then let `first` commit.
 
     Answers whether `second` was seen waiting, and each write's error ("second": its code, or "done").
     """
@@ -125,6 +128,8 @@ def _while_uncommitted(first: Callable[[], object], second: Callable[[], object]
             waited = True
             break
         time.sleep(0.02)
+    if meanwhile is not None:
+        meanwhile()
     release.set()
     holder.join(timeout=30)
     waiter.join(timeout=30)
@@ -150,15 +155,19 @@ def test_a_rename_while_another_in_the_club_is_uncommitted_waits_for_it_and_is_r
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite writers never overlap")
 @pytest.mark.django_db(transaction=True)
-def test_two_sessions_opened_at_once_with_one_new_name_seat_one_guest():
+@pytest.mark.parametrize("other_club_guest", [False, True])
+def test_two_sessions_opened_at_once_with_one_new_name_seat_one_guest(other_club_guest):
     # Each opening finds no player of that name and makes a guest; the second's insert waits for the first's
     # and then takes the guest it made (`ignore_conflicts`) rather than failing on the unique constraint.
+    # Another club's player of that name, made while the second waits, is newer than the guest: the second
+    # must still take its own club's.
     club = make_club()
     owner = make_member(club)
     opened: list[Session] = []
     waited, outcome = _while_uncommitted(
         lambda: opened.append(make_session(club, owner, players=["新人", "甲", "乙", "丙"])),
         lambda: opened.append(make_session(club, owner, players=["丁", "戊", "己", "新人"])),
+        meanwhile=(lambda: make_player(make_club("西城俱乐部"), "新人")) if other_club_guest else None,
     )
     assert (waited, outcome) == (True, {"second": "done"})
     (guest,) = Player.objects.filter(club=club, name="新人")
