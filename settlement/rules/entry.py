@@ -389,8 +389,8 @@ class VariantSpec:
 
 
 def option_defaults(variant: Variant, players: int, preset: str | None = None) -> dict[str, Any]:
-    """Every option's value (as JSON) for `players` under `preset` (None: the variant's defaults)."""
-    overrides = dict(variant.presets.get(preset, {})) if preset else {}
+    """Every option's value (as JSON) for `players` under `preset`, one of the variant's (None: its defaults)."""
+    overrides = dict(variant.presets[preset]) if preset else {}
     return options_dump(options_resolve(variant.defaults(players), overrides))
 
 
