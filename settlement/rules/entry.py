@@ -135,8 +135,9 @@ class Entry:
         return next((f for f in self.fields if f.name == name), None)
 
 
-def _label(key: str, lang: str, fallback: str = "") -> str:
-    return text(key, lang) if key in TABLE else (fallback or key.rsplit(".", 1)[-1])
+def _label(key: str, lang: str, fallback: str) -> str:
+    """The table's text for `key`, else `fallback` (a value the table does not name: a level, a club's shape)."""
+    return text(key, lang) if key in TABLE else fallback
 
 
 def redeal_reasons(variant: Variant, options: Any) -> tuple[RedealReason, ...]:

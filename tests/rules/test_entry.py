@@ -5,6 +5,7 @@ Expected values are read off the rules reference (../shared/rules/*.md), not fro
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from settlement.rules.base import RulesError
 from settlement.rules.entry import (
     FieldKind,
     TableState,
+    TributeDue,
     as_data,
     entry,
     option_defaults,
@@ -21,6 +23,7 @@ from settlement.rules.entry import (
     table_state,
 )
 from settlement.rules.labels import FIELD_TEXTS
+from settlement.rules.messages import TABLE
 from settlement.rules.options import OptionKind, options_resolve
 from settlement.rules.registry import VARIANTS
 from settlement.rules.session import session_settle
@@ -460,6 +463,21 @@ def test_each_field_of_the_next_hand_says_what_it_takes_allows_and_starts_from(v
     rules = VARIANTS[variant]
     described = entry(rules, options_resolve(rules.defaults(players), options), state, players=players)
     assert [_field_row(f) for f in described.fields] == rows
+    assert (described.variant, described.players, described.state) == (variant, players, state)
+
+
+def test_the_tribute_due_is_its_cards_times_the_card_points_paid_by_the_declarers_upper_seat():
+    # gunzi.md step 1: the declarer's 上家 pays T × card_points; only 打滚子 pays a tribute
+    rules = VARIANTS["gunzi"]
+    state = TableState(game_start=False, next_dealer=1, tribute_cards=2, levels=("3", "4", "3", "4"))
+    described = entry(rules, options_resolve(rules.defaults(4), {"card_points": 2}), state)
+    assert described.tribute == TributeDue(cards=2, amount=4, payer=0, payee=1)
+    other = VARIANTS["erguai"]
+    assert entry(other, other.defaults(4), dataclasses.replace(state, levels=None)).tribute is None
+
+
+def test_a_field_the_variant_does_not_take_is_none():
+    assert describe("baifen.benxi").field("tribute") is None
 
 
 # The field table (labels.py, FIELD_TEXTS): each field's label and help, and each choice's label, in the language
@@ -491,6 +509,9 @@ def test_each_field_and_choice_is_labelled_from_the_field_table(variant, options
             else:
                 expected = FIELD_TEXTS[f"field.{f.name}.{choice.value}"][column]
             assert choice.label == expected, (f.name, choice.value)
+    assert [r.label for r in described.redeal_reasons] == [
+        TABLE[f"redeal.{r.value}"][column] for r in described.redeal_reasons
+    ]
 
 
 def test_a_clubs_own_shape_is_labelled_by_its_name():
@@ -647,6 +668,8 @@ def test_the_option_kinds_say_how_to_enter_them():
     assert kinds["kou_mode"].kind is OptionKind.CHOICE
     assert [c.value for c in kinds["kou_mode"].choices] == ["points", "game"]
     assert [c.value for c in kinds["kou_award"].choices] == ["side", "trump", "joker"]
+    # baifen.md: a 抠 award is set for every kind, a 抠 penalty only for the kinds a club names
+    assert (kinds["kou_award"].all_required, kinds["kou_penalty"].all_required) == (True, False)
     gunzi = {o.key: o for o in options_spec(VARIANTS["gunzi"]).options}
     assert gunzi["free_declarer"].kind is OptionKind.SWITCH
     assert gunzi["first_level"].defaults == {4: "3"}

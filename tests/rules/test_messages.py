@@ -123,3 +123,8 @@ def test_a_variants_options_and_presets_are_labelled_from_the_option_table(varia
         assert preset.label == OPTION_TEXTS[key][column]
         assert preset.help == OPTION_TEXTS.get(f"{key}.help", ("", ""))[column]
         assert preset.overrides == rules.presets[preset.key]
+
+
+def test_a_key_the_table_does_not_have_reads_as_itself_in_either_language():
+    assert render(Msg(key="no.such.key", params={"n": 1}), "en") == "no.such.key"
+    assert render(Msg(key="no.such.key"), "zh-Hans") == "no.such.key"
