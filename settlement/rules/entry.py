@@ -135,8 +135,9 @@ class Entry:
         return next((f for f in self.fields if f.name == name), None)
 
 
-def _label(key: str, lang: str, fallback: str = "") -> str:
-    return text(key, lang) if key in TABLE else (fallback or key.rsplit(".", 1)[-1])
+def _label(key: str, lang: str, fallback: str) -> str:
+    """The table's text for `key`, else `fallback` (a value the table does not name: a level, a club's shape)."""
+    return text(key, lang) if key in TABLE else fallback
 
 
 def redeal_reasons(variant: Variant, options: Any) -> tuple[RedealReason, ...]:
@@ -389,8 +390,8 @@ class VariantSpec:
 
 
 def option_defaults(variant: Variant, players: int, preset: str | None = None) -> dict[str, Any]:
-    """Every option's value (as JSON) for `players` under `preset` (None: the variant's defaults)."""
-    overrides = dict(variant.presets.get(preset, {})) if preset else {}
+    """Every option's value (as JSON) for `players` under `preset`, one of the variant's (None: its defaults)."""
+    overrides = dict(variant.presets[preset]) if preset else {}
     return options_dump(options_resolve(variant.defaults(players), overrides))
 
 

@@ -5,12 +5,25 @@ Expected values are read off the rules reference (../shared/rules/*.md), not fro
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 
 from settlement.rules.base import RulesError
-from settlement.rules.entry import FieldKind, TableState, entry, option_defaults, options_spec, table_state
+from settlement.rules.entry import (
+    FieldKind,
+    TableState,
+    TributeDue,
+    as_data,
+    entry,
+    option_defaults,
+    options_spec,
+    start_level,
+    table_state,
+)
+from settlement.rules.labels import FIELD_TEXTS
+from settlement.rules.messages import TABLE
 from settlement.rules.options import OptionKind, options_resolve
 from settlement.rules.registry import VARIANTS
 from settlement.rules.session import session_settle
@@ -258,6 +271,277 @@ def test_the_state_after_a_finished_pot_starts_a_new_game_with_the_next_dealer()
     assert table_state(rules, rules.defaults(4), results).next_dealer == 2
 
 
+# Before a session's first hand: game 1 starting, the dealer at seat 0, no tribute; the level games put both teams
+# at their start level: 红星五 `start_level` (hongxingwu.md, its ladder starts at 2), 打滚子 `first_level` (gunzi.md).
+@pytest.mark.parametrize(
+    ("variant", "options", "levels"),
+    [
+        ("baifen.benxi", {}, None),
+        ("hongxingwu", {"start_level": "5"}, ("5", "5", "5", "5")),
+        ("gunzi", {"first_level": "4"}, ("4", "4", "4", "4")),
+    ],
+)
+def test_the_state_before_the_first_hand_starts_game_1_at_seat_0_and_the_start_level(variant, options, levels):
+    rules = VARIANTS[variant]
+    resolved = options_resolve(rules.defaults(4), options)
+    results = session_settle({"variant": variant, "players": NAMES, "hands": [], "options": options})
+    assert table_state(rules, resolved, results) == TableState(
+        game=1, game_start=True, next_dealer=0, tribute_cards=None, levels=levels
+    )
+
+
+def test_a_variant_without_levels_has_no_start_level():
+    assert start_level(VARIANTS["baifen.benxi"].defaults(4)) is None
+
+
+def test_a_gunzi_state_carries_levels_and_tribute_within_a_game_and_starts_afresh_after_it():
+    # gunzi.md, first_level 9: hand 1, s = 60 < 120 without 扣底: seats 0 + 2 promoted k = 1 (9 → 10), the 对家 2
+    # declares next, and below 80 the next hand's tribute is floor((80 − 60) / 10) = 2 cards. Hand 2: one big joker
+    # in the bottom, J = 2, k = 3 from 10: past last_level 10, the game is won, next declarer null.
+    rules = VARIANTS["gunzi"]
+    options = {"first_level": "9"}
+    resolved = options_resolve(rules.defaults(4), options)
+    hands = [{"declarer": 0, "captured": 60}, {"captured": 60, "bottom_jokers": {"big": 1}}]
+    results = session_settle({"variant": "gunzi", "players": NAMES, "hands": hands, "options": options})
+    assert table_state(rules, resolved, results, before=2) == TableState(
+        game=1, game_start=False, next_dealer=2, tribute_cards=2, levels=("10", "9", "10", "9")
+    )
+    assert table_state(rules, resolved, results) == TableState(
+        game=2, game_start=True, next_dealer=0, tribute_cards=None, levels=("9", "9", "9", "9")
+    )
+
+
+SEATS4 = ["0", "1", "2", "3"]
+
+
+def _field_row(f: Any) -> tuple[Any, ...]:
+    return (f.name, f.kind, f.required, f.default, f.locked, [c.value for c in f.choices], f.minimum, f.maximum, f.step)
+
+
+# Every field of the next hand, whole: (name, kind, required, default, locked, choice values, minimum, maximum,
+# step), from each rule file's Inputs. Bids: erguai.md 80–100, biaofen.md 5–80 (multiples of 5); points: one
+# deck 100, 标分's two decks 200, 打滚子's and 红星五's three 300 (their rule files' first lines); bombs: 标分 holds
+# (108 − 12 bottom) ÷ players cards each, bombs of 8: 3 with 4 players, 4 with 3.
+@pytest.mark.parametrize(
+    ("variant", "players", "options", "state", "rows"),
+    [
+        (
+            "erguai",
+            4,
+            {},
+            TableState(game_start=False, next_dealer=3),
+            [
+                ("dealer", FieldKind.SEAT, False, 3, False, SEATS4, None, None, 1),
+                ("declarer", FieldKind.SEAT, True, None, False, SEATS4, None, None, 1),
+                ("bid", FieldKind.BID, True, None, False, ["80", "85", "90", "95", "100"], 80, 100, 5),
+                ("contract", FieldKind.CHOICE, False, "plain", False, ["plain", "bao", "gou"], None, None, 1),
+                ("partner", FieldKind.SEAT, True, None, False, [*SEATS4, "none"], None, None, 1),
+                ("captured", FieldKind.POINTS, True, None, False, [], 0, 100, 5),
+            ],
+        ),
+        (
+            "baifen.benxi",
+            4,
+            {},
+            TableState(),
+            [
+                ("dealer", FieldKind.SEAT, False, 0, False, SEATS4, None, None, 1),
+                ("declarer", FieldKind.SEAT, True, None, False, SEATS4, None, None, 1),
+                ("bid", FieldKind.BID, True, None, False, ["80", "85", "90", "95", "100"], 80, 100, 5),
+                ("forced", FieldKind.SWITCH, False, False, False, [], None, None, 1),
+                ("captured", FieldKind.POINTS, True, None, False, [], 0, 100, 5),
+                ("kou", FieldKind.CHOICE, False, "", False, ["side", "trump", "joker"], None, None, 1),
+            ],
+        ),
+        (
+            "biaofen",
+            3,
+            {},
+            TableState(game_start=False, next_dealer=2),
+            [
+                ("dealer", FieldKind.SEAT, False, 2, False, ["0", "1", "2"], None, None, 1),
+                ("declarer", FieldKind.SEAT, True, None, False, ["0", "1", "2"], None, None, 1),
+                ("bid", FieldKind.BID, True, None, False, [str(b) for b in range(5, 85, 5)], 5, 80, 5),
+                ("no_trump_bottom", FieldKind.SWITCH, False, False, False, [], None, None, 1),
+                ("surrender", FieldKind.SWITCH, False, False, False, [], None, None, 1),
+                ("bombs", FieldKind.COUNT, False, 0, False, [], 0, 4, 1),
+                ("captured", FieldKind.POINTS, True, None, False, [], 0, 200, 5),
+                ("kou_di", FieldKind.SWITCH, False, False, False, [], None, None, 1),
+                ("bottom_points", FieldKind.POINTS, False, 0, False, [], 0, 200, 5),
+                ("penalties", FieldKind.PENALTIES, False, [], False, ["shuai", "misdeal"], None, None, 1),
+            ],
+        ),
+        (
+            "biaofen",
+            4,
+            {},
+            TableState(),
+            [
+                ("dealer", FieldKind.SEAT, True, None, False, SEATS4, None, None, 1),
+                ("declarer", FieldKind.SEAT, True, None, False, SEATS4, None, None, 1),
+                ("bid", FieldKind.BID, True, None, False, [str(b) for b in range(5, 85, 5)], 5, 80, 5),
+                ("no_trump_bottom", FieldKind.SWITCH, False, False, False, [], None, None, 1),
+                ("surrender", FieldKind.SWITCH, False, False, False, [], None, None, 1),
+                ("bombs", FieldKind.COUNT, False, 0, False, [], 0, 3, 1),
+                ("captured", FieldKind.POINTS, True, None, False, [], 0, 200, 5),
+                ("kou_di", FieldKind.SWITCH, False, False, False, [], None, None, 1),
+                ("bottom_points", FieldKind.POINTS, False, 0, False, [], 0, 200, 5),
+                ("penalties", FieldKind.PENALTIES, False, [], False, ["shuai", "misdeal"], None, None, 1),
+            ],
+        ),
+        (
+            # gunzi.md: a later hand's declarer is the rotation's (locked unless free_declarer), and the tribute
+            # the previous hand set is paid, reversed or cancelled
+            "gunzi",
+            4,
+            {},
+            TableState(game_start=False, next_dealer=1, tribute_cards=2, levels=("3", "4", "3", "4")),
+            [
+                ("declarer", FieldKind.SEAT, False, 1, True, SEATS4, None, None, 1),
+                (
+                    "tribute",
+                    FieldKind.CHOICE,
+                    False,
+                    "normal",
+                    False,
+                    ["normal", "reversed", "cancelled"],
+                    None,
+                    None,
+                    1,
+                ),
+                ("captured", FieldKind.POINTS, True, None, False, [], 0, 300, 5),
+                ("kou_di", FieldKind.SWITCH, False, False, False, [], None, None, 1),
+                ("bottom_points", FieldKind.POINTS, False, 0, False, [], 0, 300, 5),
+                ("bottom_jokers", FieldKind.JOKERS, False, {"big": 0, "small": 0}, False, ["big", "small"], 0, 3, 1),
+                ("gan_guo", FieldKind.SWITCH, False, False, False, [], None, None, 1),
+            ],
+        ),
+        (
+            "hongxingwu",
+            4,
+            {"free_declarer": True},
+            TableState(game_start=False, next_dealer=3, levels=("2", "3", "2", "3")),
+            [
+                ("declarer", FieldKind.SEAT, False, 3, False, SEATS4, None, None, 1),
+                ("captured", FieldKind.POINTS, True, None, False, [], 0, 300, 5),
+                ("kou_di", FieldKind.SWITCH, False, False, False, [], None, None, 1),
+                ("bottom_points", FieldKind.POINTS, False, 0, False, [], 0, 300, 5),
+                (
+                    "bottom_multiplier",
+                    FieldKind.SHAPE,
+                    False,
+                    None,
+                    False,
+                    ["single", "pair", "tractor_3_pairs", "triple", "tractor_2_triples", "tractor_4_pairs"],
+                    2,
+                    None,
+                    1,
+                ),
+            ],
+        ),
+        (
+            # shengji.md: with kou_count largest_unit both counts are asked (1 to the cards each: ⌊108 ÷ 4⌋ = 27),
+            # 勾J only with jack_back_to_two; failed throws only
+            "shengji",
+            4,
+            {"kou_count": "largest_unit", "jack_back_to_two": True},
+            TableState(),
+            [
+                ("declarer", FieldKind.SEAT, True, None, False, SEATS4, None, None, 1),
+                ("captured", FieldKind.POINTS, True, None, False, [], 0, 200, 5),
+                ("kou_di", FieldKind.SWITCH, False, False, False, [], None, None, 1),
+                ("kou_cards", FieldKind.COUNT, False, None, False, [], 1, 27, 1),
+                ("kou_unit", FieldKind.COUNT, False, None, False, [], 1, 27, 1),
+                ("jack_kou", FieldKind.SWITCH, False, False, False, [], None, None, 1),
+                ("bottom_points", FieldKind.POINTS, False, 0, False, [], 0, 200, 5),
+                ("penalties", FieldKind.PENALTIES, False, [], False, ["shuai"], None, None, 1),
+            ],
+        ),
+    ],
+)
+def test_each_field_of_the_next_hand_says_what_it_takes_allows_and_starts_from(variant, players, options, state, rows):
+    rules = VARIANTS[variant]
+    described = entry(rules, options_resolve(rules.defaults(players), options), state, players=players)
+    assert [_field_row(f) for f in described.fields] == rows
+    assert (described.variant, described.players, described.state) == (variant, players, state)
+
+
+def test_the_tribute_due_is_its_cards_times_the_card_points_paid_by_the_declarers_upper_seat():
+    # gunzi.md step 1: the declarer's 上家 pays T × card_points; only 打滚子 pays a tribute
+    rules = VARIANTS["gunzi"]
+    state = TableState(game_start=False, next_dealer=1, tribute_cards=2, levels=("3", "4", "3", "4"))
+    described = entry(rules, options_resolve(rules.defaults(4), {"card_points": 2}), state)
+    assert described.tribute == TributeDue(cards=2, amount=4, payer=0, payee=1)
+    other = VARIANTS["erguai"]
+    assert entry(other, other.defaults(4), dataclasses.replace(state, levels=None)).tribute is None
+
+
+def test_a_field_the_variant_does_not_take_is_none():
+    assert describe("baifen.benxi").field("tribute") is None
+
+
+# The field table (labels.py, FIELD_TEXTS): each field's label and help, and each choice's label, in the language
+# asked for; seats by the players' names; a field without help gets a blank one.
+@pytest.mark.parametrize(("lang", "column"), [("zh-Hans", 0), ("en", 1)])
+@pytest.mark.parametrize(
+    ("variant", "options", "state"),
+    [
+        ("erguai", {}, TableState()),
+        ("baifen.benxi", {}, TableState()),
+        ("biaofen", {}, TableState()),
+        ("gunzi", {}, TableState(game_start=False, next_dealer=1, tribute_cards=2, levels=("3", "4", "3", "4"))),
+        ("shengji", {"kou_count": "largest_unit", "jack_back_to_two": True}, TableState()),
+    ],
+)
+def test_each_field_and_choice_is_labelled_from_the_field_table(variant, options, state, lang, column):
+    rules = VARIANTS[variant]
+    described = entry(rules, options_resolve(rules.defaults(4), options), state, lang=lang, names=NAMES)
+    for f in described.fields:
+        assert f.label == FIELD_TEXTS[f"field.{f.name}"][column]
+        assert f.help == FIELD_TEXTS.get(f"field.{f.name}.help", (" ", " "))[column]
+        for choice in f.choices:
+            if f.kind is FieldKind.SEAT:
+                expected = (
+                    NAMES[int(choice.value)] if choice.value != "none" else FIELD_TEXTS["field.partner.none"][column]
+                )
+            elif f.kind is FieldKind.BID:
+                expected = choice.value
+            else:
+                expected = FIELD_TEXTS[f"field.{f.name}.{choice.value}"][column]
+            assert choice.label == expected, (f.name, choice.value)
+    assert [r.label for r in described.redeal_reasons] == [
+        TABLE[f"redeal.{r.value}"][column] for r in described.redeal_reasons
+    ]
+
+
+def test_a_clubs_own_shape_is_labelled_by_its_name():
+    # hongxingwu.md: a club edits the shape table; a shape the message table does not name shows as entered
+    rules = VARIANTS["hongxingwu"]
+    options = options_resolve(rules.defaults(4), {"kou_shapes": {"single": 2, "5 pairs.long": 32}})
+    shapes = entry(rules, options, TableState()).kou_shapes
+    assert [(s.value, s.label, s.multiplier) for s in shapes] == [
+        ("single", "单抠", 2),
+        ("5 pairs.long", "5 pairs.long", 32),
+    ]
+
+
+def test_a_spec_is_plain_json_data_for_the_api():
+    state = TableState(game=2, game_start=False, next_dealer=1, levels=("3", "4"))
+    assert as_data(state) == {
+        "game": 2,
+        "game_start": False,
+        "next_dealer": 1,
+        "tribute_cards": None,
+        "levels": ["3", "4"],
+    }
+    assert as_data({4: (FieldKind.SEAT, [OptionKind.INTEGER]), "x": {1: None}}) == {
+        "4": ["seat", ["integer"]],
+        "x": {"1": None},
+    }
+    assert type(as_data(FieldKind.SEAT)) is str
+    assert as_data(TableState) is TableState  # a class is not a spec
+
+
 # rules/*.md, the options tables: (variant, players, preset) -> some defaults worked from the reference.
 @pytest.mark.parametrize(
     ("variant", "players", "preset", "expected"),
@@ -384,6 +668,8 @@ def test_the_option_kinds_say_how_to_enter_them():
     assert kinds["kou_mode"].kind is OptionKind.CHOICE
     assert [c.value for c in kinds["kou_mode"].choices] == ["points", "game"]
     assert [c.value for c in kinds["kou_award"].choices] == ["side", "trump", "joker"]
+    # baifen.md: a 抠 award is set for every kind, a 抠 penalty only for the kinds a club names
+    assert (kinds["kou_award"].all_required, kinds["kou_penalty"].all_required) == (True, False)
     gunzi = {o.key: o for o in options_spec(VARIANTS["gunzi"]).options}
     assert gunzi["free_declarer"].kind is OptionKind.SWITCH
     assert gunzi["first_level"].defaults == {4: "3"}
