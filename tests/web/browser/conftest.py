@@ -17,15 +17,40 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.conf import settings
+from django.core.servers.basehttp import ThreadedWSGIServer
 from django.test import Client
+from django.test.testcases import LiveServerThread
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "1"
+
+
+class OneRequestAtATime(ThreadedWSGIServer):
+    """The live server, answering one request at a time (each connection still has its thread).
+
+    The test database is SQLite in memory, and the live server's threads all use the test's one connection
+    to it: a write while another thread's read of that table is still open fails at once ("database table
+    is locked"), where a database file would make it wait, as it does in production. A page that sends two
+    requests together (an offline phone's kept hands, a poll) met that now and then.
+    """
+
+    def set_app(self, application: Callable[..., Any]) -> None:
+        lock = threading.Lock()
+
+        def one_at_a_time(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+            with lock:
+                return application(environ, start_response)
+
+        super().set_app(one_at_a_time)
+
+
+LiveServerThread.server_class = OneRequestAtATime
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 PHONE = {"width": 360, "height": 740}
