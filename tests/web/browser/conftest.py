@@ -32,7 +32,7 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "1"
 
 
 class OneRequestAtATime(ThreadedWSGIServer):
-    """The live server, answering one request at a time (each connection still has its thread).
+    """The live server on SQLite in memory, answering one request at a time (each connection still has its thread).
 
     The test database is SQLite in memory, and the live server's threads all use the test's one connection
     to it: a write while another thread's read of that table is still open fails at once ("database table
@@ -41,6 +41,9 @@ class OneRequestAtATime(ThreadedWSGIServer):
     """
 
     def set_app(self, application: Callable[..., Any]) -> None:
+        if not self.connections_override:  # a database server (PostgreSQL): each thread has its own connection
+            super().set_app(application)
+            return
         lock = threading.Lock()
 
         def one_at_a_time(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:

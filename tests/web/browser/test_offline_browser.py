@@ -266,8 +266,10 @@ def test_logging_out_asks_about_unsent_hands_then_clears_the_kept_pages_and_hand
     assert "/table/" in page.url
 
     page.once("dialog", lambda dialog: dialog.accept())
-    page.click("form.logout button")
-    page.wait_for_url(re.compile(r"/login/"))
+    # The form is sent only once the phone's storage is cleared (up to 2 s, logout.js): wait for the login page
+    # itself rather than for the click's navigation, which a loaded machine took past the click's 10 s.
+    page.click("form.logout button", no_wait_after=True)
+    page.wait_for_url(re.compile(r"/login/"), timeout=30_000)
     assert page.evaluate("() => caches.has('baifen-pages')") is False
     assert page.evaluate("() => caches.keys().then(names => names.some(n => n.startsWith('baifen-static-')))")
     kept = "() => new Promise(ok => { const r = indexedDB.open('baifen-offline', 1); r.onsuccess = () => {"
