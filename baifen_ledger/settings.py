@@ -142,6 +142,12 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # The tag libraries live with the pages (settlement/web/templatetags/); Django looks for them only in an
+            # installed app's own `templatetags` package, so they are named here (`{% load ledger %}` as before).
+            "libraries": {
+                "ledger": "settlement.web.templatetags.ledger",
+                "share": "settlement.web.templatetags.share",
+            },
         },
     },
 ]

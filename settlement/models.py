@@ -492,7 +492,7 @@ class PlayerEvent(AppendOnly):
 class RatingRow(models.Model):
     """Derived: a player's skill rating in a game family after one outcome (a finished game or a closed session).
 
-    Rebuilt by `ratings.py` from the stored `GameRow` rows, in the same transaction as every write. `order`
+    Rebuilt by `ledger/ratings.py` from the stored `GameRow` rows, in the same transaction as every write. `order`
     numbers the club's outcomes of the family (1, 2, …, by session date, session id, game); `game` is the game of
     a fixed-partner family's outcome, 0 for a session's ranking. mu and sigma are floats: openskill computes in
     floats, and a double round-trips exactly through SQLite and PostgreSQL, so a rebuild that resumes from stored

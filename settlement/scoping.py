@@ -13,7 +13,7 @@ from typing import Any
 from django.http import Http404
 from django.utils.translation import get_language
 
-from . import entry_sql
+from .ledger import sql
 from .models import Hand, Membership, Player, Session, engine_lang
 
 
@@ -39,9 +39,9 @@ def get_membership_for_user(user: Any, slug: str) -> Membership:
 
 
 def get_session_for_user(user: Any, session_id: int, slug: str | None = None) -> tuple[Membership, Session]:
-    """The session with its club and the user's membership of that club (two queries, `entry_sql`: every
+    """The session with its club and the user's membership of that club (two queries, `ledger/sql.py`: every
     session page and API call starts here); with `slug`, it must be that club's."""
-    found = entry_sql.session_for_member(session_id=session_id, user_id=user.pk, slug=slug)
+    found = sql.session_for_member(session_id=session_id, user_id=user.pk, slug=slug)
     if found is None:
         raise Http404("no such session")
     return found

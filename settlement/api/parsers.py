@@ -23,7 +23,7 @@ from rest_framework.parsers import JSONParser
 from rest_framework.utils import json as drf_json
 
 from settlement.ledger import LedgerError
-from settlement.values import JSON_DEPTH_MAX, json_check, json_text_too_deep
+from settlement.ledger.values import JSON_DEPTH_MAX, json_check, json_text_too_deep
 
 
 class JSONWithoutNulParser(JSONParser):

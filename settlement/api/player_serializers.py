@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from settlement.ratings import FAMILIES
+from settlement.ledger.ratings import FAMILIES
 
 from .schema import CLEAN_TEXT, NAME_TEXT
 from .serializers import PageQuerySerializer, PageSerializer

@@ -10,8 +10,8 @@ from rest_framework.response import Response
 
 from settlement import policy, services
 from settlement.ledger import LedgerError
+from settlement.ledger.ratings import family_label
 from settlement.models import Player
-from settlement.ratings import family_label
 from settlement.rules.base import RulesError
 from settlement.scoping import get_membership_for_user, get_player_for_user
 from settlement.selectors.ratings import leaderboard

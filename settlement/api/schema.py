@@ -25,6 +25,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from settlement.ledger.values import INVISIBLE
 from settlement.rules.base import Lang, RulesError, Variant
 from settlement.rules.document import REDEAL_FIELDS
 from settlement.rules.entry import (
@@ -40,12 +41,11 @@ from settlement.rules.entry import (
 )
 from settlement.rules.options import OptionKind, options_resolve
 from settlement.rules.registry import VARIANTS
-from settlement.values import INVISIBLE
 
 REF = "#/components/schemas/"
 # Worked sessions of ../shared/golden (the rules files' examples), copied into the project: the schema's examples.
 GOLDEN_EXAMPLES = Path(__file__).with_name("golden_examples.json")
-# What the services take as text (settlement/values.py): no control character anywhere; a reason has
+# What the services take as text (settlement/ledger/values.py): no control character anywhere; a reason has
 # something besides spaces, a name something besides spaces, zero-width and bidi characters. (Lone
 # surrogates, refused too, are left out of the patterns: an ECMA regex without the `u` flag would read an
 # emoji's surrogate pair as two of them, and generators cannot draw them.)

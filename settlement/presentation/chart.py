@@ -1,7 +1,7 @@
 """The table page's chart: the running totals the selectors read, as SVG geometry (no queries).
 
 `selectors.table_view` returns the figures (`TableView.chart_source`); this module computes the pixels, and
-the `view_chart` template filter (`templatetags/ledger.py`) hands the result to `table_chart.html`.
+the `view_chart` template filter (`web/templatetags/ledger.py`) hands the result to `table_chart.html`.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from ..ratings import family_label
+from ..ledger.ratings import family_label
 from .revisions import when_label
 
 

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..derived import GAME_COLUMNS, SETTLEMENT_COLUMNS, STATE_COLUMNS, derived_rows
 from ..ledger import log_load, log_replay
+from ..ledger.derived import GAME_COLUMNS, SETTLEMENT_COLUMNS, STATE_COLUMNS, derived_rows
 from ..models import GameRow, HandState, Session, SettlementRow
 
 # The columns compared: every derived column but the row's key (its session, and hand number and seat, or game

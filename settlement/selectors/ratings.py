@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Max, Q
 
+from ..ledger.ratings import FAMILIES
 from ..models import Club, Player, PlayerEvent, RatingRow
-from ..ratings import FAMILIES
 
 
 @dataclass(frozen=True, kw_only=True)

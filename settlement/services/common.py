@@ -15,13 +15,12 @@ from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 
-from .. import entry_sql
-from ..bulk import rows_insert
-from ..derived import GAME_COLUMNS, SETTLEMENT_COLUMNS, STATE_COLUMNS, derived_values
-from ..ledger import LedgerError, LogReplay
+from ..ledger import LedgerError, LogReplay, sql
+from ..ledger.bulk import rows_insert
+from ..ledger.derived import GAME_COLUMNS, SETTLEMENT_COLUMNS, STATE_COLUMNS, derived_values
+from ..ledger.ratings import ratings_rebuild
+from ..ledger.values import text_bad
 from ..models import GameRow, HandState, Player, Session, SettlementRow
-from ..ratings import ratings_rebuild
-from ..values import text_bad
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -46,8 +45,9 @@ def session_lock(session: Session, *, user: User | None = None) -> tuple[Session
     this row (FOR KEY SHARE, as when a ratings rebuild in another session of the club inserts rows naming
     it) does not wait on it. With FOR UPDATE, two writers each holding their session and inserting rows
     that name the other's deadlocked on PostgreSQL (SQLite has no row locks: the whole file is the lock).
-    The role is a subquery in the select list, so only the session row is locked (`entry_sql`: every hand runs it)."""
-    return entry_sql.session_lock(session_id=session.pk, user_id=getattr(user, "pk", None))
+    The role is a subquery in the select list, so only the session row is locked (`ledger/sql.py`: every hand
+    runs it)."""
+    return sql.session_lock(session_id=session.pk, user_id=getattr(user, "pk", None))
 
 
 def hands_limit(count: int) -> None:
@@ -104,11 +104,11 @@ def derived_rebuild(
     if not appended:
         SettlementRow.objects.filter(session=session, number__gte=from_number).delete()
         HandState.objects.filter(session=session, number__gte=from_number).delete()
-    entry_sql.game_rows_delete(session_id=session.pk, from_game=derived.first_game)
+    sql.game_rows_delete(session_id=session.pk, from_game=derived.first_game)
     rows_insert(SettlementRow, SETTLEMENT_COLUMNS, derived.settlement_rows)
     rows_insert(GameRow, GAME_COLUMNS, derived.game_rows)
     rows_insert(HandState, STATE_COLUMNS, derived.hand_states)
-    # The ratings (ratings.py) follow finished games and closed sessions. A hand appended to an open session
+    # The ratings (`ledger/ratings.py`) follow finished games and closed sessions. A hand appended to an open session
     # replaces only the rows of the game in progress, unfinished: unless it finishes that game, no rating moves.
     finished = GAME_COLUMNS.index("finished")
     if not appended or any(row[finished] for row in derived.game_rows):

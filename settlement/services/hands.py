@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db import transaction
 
-from .. import entry_sql, policy
+from .. import policy
 from ..ledger import (
     LedgerError,
     Log,
@@ -28,12 +28,13 @@ from ..ledger import (
     next_hand_load,
     resume_load,
     session_players,
+    sql,
 )
+from ..ledger.values import json_clean, text_clean
 from ..models import Hand, HandRevision, HandState, Player, Session, SessionSeat
 from ..rules.base import HandInput, RulesError
 from ..rules.document import hand_parse
 from ..rules.registry import VARIANTS
-from ..values import json_clean, text_clean
 from .common import (
     FACT_FIELDS,
     REASON_MAX,
@@ -236,7 +237,7 @@ def _revision_start(
 
 def _session_touch(session: Session, when: datetime.datetime) -> None:
     """The session's `updated_at` is its latest write: a hand's revision does not save the session itself."""
-    entry_sql.session_touch(session_id=session.pk, when=when)
+    sql.session_touch(session_id=session.pk, when=when)
     session.updated_at = when
 
 

@@ -16,10 +16,10 @@ from django.utils import timezone
 
 from .. import policy
 from ..ledger import LedgerError
+from ..ledger.ratings import ratings_rebuild_club
+from ..ledger.values import name_clean, name_key, text_clean
 from ..models import GameRow, Player, PlayerEvent, Session, SessionSeat, SettlementRow
-from ..ratings import ratings_rebuild_club
 from ..rules.base import RulesError
-from ..values import name_clean, name_key, text_clean
 from .common import PLAYER_NAME_MAX, REASON_MAX, User
 
 __all__ = ["player_merge", "player_rename"]

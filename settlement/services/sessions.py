@@ -18,16 +18,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import policy
-from ..bulk import gc_paused, session_log_insert
 from ..ledger import LedgerError, LogReplay, hand_input_ordered, log_document, log_load, log_replay
+from ..ledger.bulk import gc_paused, session_log_insert
+from ..ledger.ratings import ratings_rebuild
+from ..ledger.values import json_clean, name_clean, name_key
 from ..models import Club, Player, Session, SessionEvent, SessionSeat
-from ..ratings import ratings_rebuild
 from ..rules.base import RulesError
 from ..rules.document import document_parse
 from ..rules.options import options_dump, options_resolve
 from ..rules.registry import VARIANTS
 from ..rules.session import session_replay
-from ..values import json_clean, name_clean, name_key
 from .common import (
     PLAYER_NAME_MAX,
     VENUE_MAX,
@@ -190,10 +190,10 @@ def session_import(*, club: Club, user: User, document: Any, close: bool = True,
             facts_stored(hand_input, played.facts)
             for hand_input, played in zip(document["hands"], result.hands, strict=True)
         ]
-        # The hands, their revisions and the derived rows: executemany, no model instances (`bulk.py`).
+        # The hands, their revisions and the derived rows: executemany, no model instances (`ledger/bulk.py`).
         replay = LogReplay(result=result, numbers=tuple(range(1, len(inputs) + 1)))
         session_log_insert(session=session, players=seated, inputs=inputs, replay=replay, author_id=user.pk, now=now)
-        ratings_rebuild(session=session)  # its finished games, or the session itself once closed (ratings.py)
+        ratings_rebuild(session=session)  # its finished games, or the session itself once closed (`ledger/ratings.py`)
     return SessionWrite(session=session, created=True)
 
 

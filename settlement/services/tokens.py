@@ -14,9 +14,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..ledger import LedgerError
+from ..ledger.values import name_clean
 from ..models import ApiToken
 from ..rules.base import RulesError
-from ..values import name_clean
 from .common import User
 
 API_TOKEN_PREFIX = "bf_"

@@ -1,7 +1,7 @@
 /* The share page follows the table: it asks /s/<token>/live/ every 2 s with the ETag it has.
    Nothing new is a 304 with no body (one indexed query on the server); news is the fragment, swapped in.
    Polling rather than a stream: the server's sync workers would each be held by one open stream
-   (share_views.py). Hidden tab: a slow poll; offline: none; back (visible, online): at once.
+   (settlement/web/share.py). Hidden tab: a slow poll; offline: none; back (visible, online): at once.
    Errors back off up to a minute. A 404 means the link was revoked: stop and say so. */
 (function () {
   "use strict";

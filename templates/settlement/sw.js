@@ -1,4 +1,4 @@
-/* Baifen Ledger's service worker (settlement/offline_views.py serves it from /sw.js).
+/* Baifen Ledger's service worker (settlement/web/offline.py serves it from /sw.js).
    It handles three kinds of request and lets every other one through untouched:
    - the static files: from its cache (their names carry a hash), kept at install;
    - the table pages and the share pages (GET, whole pages): from the network, and a copy is kept;

@@ -9,8 +9,8 @@ import json
 
 import pytest
 
+from settlement.ledger.values import JSON_DEPTH_MAX
 from settlement.models import Hand, HandRevision, Session
-from settlement.values import JSON_DEPTH_MAX
 from tests.factories import BENXI_EXAMPLE, NAMES, written
 
 from .conftest import assert_error

@@ -189,7 +189,7 @@ def test_the_text_patterns_take_exactly_what_the_services_take(text):
 
     from settlement.api.schema import NAME_TEXT, REASON_TEXT
     from settlement.ledger import LedgerError
-    from settlement.values import name_clean, text_clean
+    from settlement.ledger.values import name_clean, text_clean
 
     def taken(clean) -> bool:
         try:

@@ -12,8 +12,8 @@ import unicodedata
 import pytest
 
 from settlement import services
+from settlement.ledger.values import JSON_DEPTH_MAX
 from settlement.models import Hand, Player, Session
-from settlement.values import JSON_DEPTH_MAX
 from tests.factories import (
     BENXI_EXAMPLE,
     NAMES,

@@ -115,7 +115,7 @@ def test_a_merge_gives_the_ratings_a_rebuild_from_the_start_would(two_records):
     club, owner, guest, real, *_ = two_records
     player_merge(player=guest, into=real, user=owner)
     stored = list(RatingRow.objects.filter(club=club).order_by("family", "order", "player").values_list("mu", "sigma"))
-    from settlement.ratings import ratings_rebuild_club
+    from settlement.ledger.ratings import ratings_rebuild_club
 
     ratings_rebuild_club(club=club)
     again = list(RatingRow.objects.filter(club=club).order_by("family", "order", "player").values_list("mu", "sigma"))

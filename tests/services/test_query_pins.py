@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from settlement import services
+from settlement.ledger.ratings import FAMILIES
 from settlement.models import GameRow
-from settlement.ratings import FAMILIES
 from tests.factories import BENXI_EXAMPLE, make_session, record_hands
 
 pytestmark = pytest.mark.django_db
@@ -32,9 +32,9 @@ def _session(owner, n):
 # stored state before it, the revision, 3 × (delete + insert) derived rows (settlement rows, game rows, hand
 # states), the session's `updated_at` (its latest write, for the API's sync).
 # import: role, players, new guests (insert, read), session, seats, hands (insert, read their ids), revisions,
-# 3 inserts of derived rows (`bulk.py`: one executemany a table, so no parameter limit: 600 hands too).
-# Each then rebuilds the family's ratings from the session on (ratings.py): lock the club, the sessions from this one
-# on, delete their rating rows, each player's last rating before them, their game rows, insert the new ratings.
+# 3 inserts of derived rows (`ledger/bulk.py`: one executemany a table, so no parameter limit: 600 hands too).
+# Each then rebuilds the family's ratings from the session on (ledger/ratings.py): lock the club, the sessions from
+# this one on, delete their rating rows, each player's last rating before them, their game rows, insert the new ratings.
 QUERIES = {"record": 2 + 10, "correct": 13 + 6 + 1, "void": 13 + 6 + 1, "import": 14 + 6}
 
 

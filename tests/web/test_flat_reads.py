@@ -9,7 +9,8 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from bench.run import benxi_session
-from settlement import ledger, services
+from settlement import services
+from settlement.ledger import log
 from settlement.rules import session as engine
 from settlement.selectors import records
 from tests.factories import BENXI_EXAMPLE
@@ -30,8 +31,8 @@ def _refuse_replay(monkeypatch):
     for module, name in (
         (engine, "session_replay"),
         (engine, "session_play"),
-        (ledger, "session_play"),
-        (ledger, "log_replay"),
+        (log, "session_play"),
+        (log, "log_replay"),
         (records, "log_replay"),
     ):
         monkeypatch.setattr(module, name, refuse)

@@ -15,8 +15,9 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.urls import reverse
 
-from settlement import offline_views, services
+from settlement import services
 from settlement.models import Hand, Role
+from settlement.web import offline
 from tests.factories import make_club, make_member, make_session
 
 pytestmark = pytest.mark.django_db
@@ -56,26 +57,26 @@ def test_the_service_worker_is_served_from_the_root_as_javascript_and_revalidate
     assert "no-cache" in response["Cache-Control"]
     body = response.content.decode()
     config = json.loads(body.split("var CONFIG = ", 1)[1].split(";\n", 1)[0])
-    assert config["version"] == offline_views.offline_version()
+    assert config["version"] == offline.offline_version()
     assert "/static/js/offline.js" in config["assets"] and "/static/css/table.css" in config["assets"]
     assert config["start"] == "/?pwa=1"
 
 
 def test_every_file_the_service_worker_keeps_exists():
-    assert [path for path in offline_views.OFFLINE_ASSETS if finders.find(path) is None] == []
+    assert [path for path in offline.OFFLINE_ASSETS if finders.find(path) is None] == []
 
 
 def test_a_deploy_that_renames_a_static_file_is_a_new_service_worker(monkeypatch):
-    offline_views.offline_version.cache_clear()
-    before = offline_views.offline_version()
+    offline.offline_version.cache_clear()
+    before = offline.offline_version()
     # What ManifestStaticFilesStorage does on a deploy that changed table.js: another hashed name.
-    real = offline_views.static
-    monkeypatch.setattr(offline_views, "static", lambda path: real(path).replace("table.js", "table.0123abcd.js"))
-    offline_views.offline_version.cache_clear()
+    real = offline.static
+    monkeypatch.setattr(offline, "static", lambda path: real(path).replace("table.js", "table.0123abcd.js"))
+    offline.offline_version.cache_clear()
     try:
-        assert offline_views.offline_version() != before
+        assert offline.offline_version() != before
     finally:
-        offline_views.offline_version.cache_clear()
+        offline.offline_version.cache_clear()
 
 
 def _png_size(path):

@@ -121,7 +121,7 @@ def test_a_bad_history_filter_is_a_400_naming_the_field_and_lists_no_sessions(ow
 
 
 def test_club_history_comes_a_page_at_a_time_keeping_its_filters(owner_client, monkeypatch):
-    monkeypatch.setattr("settlement.views.HISTORY_PAGE", 2)
+    monkeypatch.setattr("settlement.web.clubs.HISTORY_PAGE", 2)
     client, club, owner = owner_client
     _english(client)
     wang = make_player(club, "老王")
@@ -161,7 +161,7 @@ def test_the_player_page_lists_the_players_sessions(owner_client):
 
 
 def test_the_player_page_lists_the_newest_sessions_and_links_the_history_for_the_rest(owner_client, monkeypatch):
-    monkeypatch.setattr("settlement.views.PLAYER_SESSIONS", 2)
+    monkeypatch.setattr("settlement.web.players.PLAYER_SESSIONS", 2)
     client, club, owner = owner_client
     _english(client)
     wang = make_player(club, "老王")

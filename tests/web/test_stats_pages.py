@@ -105,7 +105,7 @@ def test_the_player_page_shows_the_statistics_and_the_chart(club_with_a_session)
 # hand figures, game figures and players (7); the player page adds the player, its newest sessions' own reads
 # (sessions, seats, totals, games won: 4; one session more than shown says whether to link the rest) and the
 # statistics' seats, hand figures, game figures, bids, partners, opponents and their names (7), and the
-# ratings part (ratings.py): the player's rating rows, its audit trail and, for an owner, the players it could
+# ratings part (`ledger/ratings.py`): the player's rating rows, its audit trail and, for an owner, the players it could
 # be merged into (3).
 PAGE_QUERIES = {"standings/": 7, "standings.csv": 7, "standings.xlsx": 7, "players/{player}/": 15 + 3}
 
@@ -114,7 +114,7 @@ PAGE_QUERIES = {"standings/": 7, "standings.csv": 7, "standings.xlsx": 7, "playe
 def test_stats_pages_cost_the_same_queries_however_many_sessions(
     club_with_a_session, django_assert_num_queries, page, queries, monkeypatch
 ):
-    monkeypatch.setattr("settlement.views.PLAYER_SESSIONS", 3)  # 1 session, then 7: the player page's list is cut
+    monkeypatch.setattr("settlement.web.players.PLAYER_SESSIONS", 3)  # 1 session, then 7: the player page's list is cut
     client, club, owner = club_with_a_session
     url = f"/clubs/{club.slug}/" + page.format(player=club.players.get(name="王").pk)
     with django_assert_num_queries(queries):

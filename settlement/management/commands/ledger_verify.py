@@ -16,8 +16,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from settlement.ledger import LedgerError
+from settlement.ledger.ratings import ratings_rebuild_club, ratings_verify
 from settlement.models import Club, Session
-from settlement.ratings import ratings_rebuild_club, ratings_verify
 from settlement.selectors import session_verify
 from settlement.services import session_derived_rebuild
 

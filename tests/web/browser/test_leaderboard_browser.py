@@ -2,7 +2,7 @@
 
 A club with one 本溪 session of the rules' example (rules/baifen.md: 乙·丁 win 盘 1 at hand 4, 甲·丙 盘 2 at
 hand 5): every player won one 盘 and lost one, from the same start, so the four ratings come out the same
-two by two — worked in tests/services/test_ratings.py; here: what the phone shows, in both languages.
+two by two — worked in tests/ledger/test_ratings.py; here: what the phone shows, in both languages.
 """
 
 from __future__ import annotations

@@ -24,12 +24,12 @@ from django.utils.http import parse_etags
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_POST
 
-from . import selectors, services
-from .models import Session, engine_lang
-from .presentation.qr import share_qr_svg
-from .presentation.sessions import game_columns, game_label
-from .rules.registry import VARIANTS
-from .scoping import get_session_for_user
+from .. import selectors, services
+from ..models import Session, engine_lang
+from ..presentation.qr import share_qr_svg
+from ..presentation.sessions import game_columns, game_label
+from ..rules.registry import VARIANTS
+from ..scoping import get_session_for_user
 
 TV = "tv"
 # After a write every open share page misses at its next poll: the first one renders the fragment,

@@ -7,8 +7,8 @@ from typing import Any
 from django import template
 from django.urls import reverse
 
-from .. import selectors
-from ..presentation.qr import share_qr_svg
+from ... import selectors
+from ...presentation.qr import share_qr_svg
 
 register = template.Library()
 

@@ -8,10 +8,10 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext_lazy as _
 
-from ..presentation.chart import Chart
-from ..presentation.chart import view_chart as _view_chart
-from ..presentation.formats import minus, signed
-from ..presentation.sessions import hand_label as _hand_label
+from ...presentation.chart import Chart
+from ...presentation.chart import view_chart as _view_chart
+from ...presentation.formats import minus, signed
+from ...presentation.sessions import hand_label as _hand_label
 
 register = template.Library()
 
@@ -98,7 +98,7 @@ def how_label(word: str | None) -> str:
 
 @register.filter
 def role_label(role: str | None) -> str:
-    from ..models import Role
+    from ...models import Role
 
     return str(Role(role).label) if role in Role.values else (role or "")
 

@@ -1,7 +1,6 @@
-"""Club pages: plain function views.
+"""A session's pages: opening one, its page (results, hands in pages, events), its export, closing and reopening.
 
-Every lookup goes through a `_get_<obj>_for_user` helper that scopes it to the
-user's clubs (another club's object is a 404); a viewer's write is a 403. The
+Every lookup goes through `scoping` (another club's session is a 404); a viewer's write is a 403. The
 services and selectors do the work; views parse the request and pick the template.
 """
 
@@ -16,128 +15,18 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from . import player_views, policy, selectors, services
-from .forms import HistoryFilterForm, SessionOpenForm
-from .ledger import LedgerError
-from .models import Player, Session, variant_label
-from .presentation.options import option_rows
-from .presentation.sessions import event_lines
-from .rules.registry import VARIANTS
-from .scoping import (
-    get_membership_for_user,
-    get_player_for_user,
-    get_session_for_user,
-    int_param,
-    request_lang,
-)
-from .stats_views import player_stats_context
+from .. import policy, selectors, services
+from ..ledger import LedgerError
+from ..models import Player, Session, variant_label
+from ..presentation.options import option_rows
+from ..presentation.sessions import event_lines
+from ..rules.registry import VARIANTS
+from ..scoping import get_membership_for_user, get_session_for_user, int_param, request_lang
+from .forms import SessionOpenForm
 
-RECENT_SESSIONS = 10
 # Hands per page of the session page, newest first: the API's page (`GET sessions/{id}/`). Each hand is most of
 # the page's rendering, so a page of 50 made a long session's page 1.25 times a short one's (bench/ledger.py).
 SESSION_PAGE_HANDS = 20
-HISTORY_PAGE = 50  # sessions per page of the club's history, newest first
-PLAYER_SESSIONS = 20  # the player page's newest sessions; the rest are in the club's history, filtered by the player
-
-
-def _variant_choices() -> list[tuple[str, str]]:
-    return [(key, variant_label(key)) for key in VARIANTS]
-
-
-# --- pages ---
-
-
-@login_required
-def home(request: HttpRequest) -> HttpResponse:
-    clubs = list(selectors.user_clubs(user=request.user))
-    if len(clubs) == 1:
-        return redirect("club_home", slug=clubs[0].slug)
-    return render(request, "settlement/home.html", {"clubs": clubs})
-
-
-@login_required
-def club_home(request: HttpRequest, slug: str) -> HttpResponse:
-    membership = get_membership_for_user(request.user, slug)
-    club = membership.club
-    ctx = {
-        "club": club,
-        "membership": membership,
-        "open_sessions": selectors.club_sessions(club=club, status=Session.Status.OPEN),
-        "recent_sessions": selectors.club_sessions(club=club, status=Session.Status.CLOSED, limit=RECENT_SESSIONS),
-        "players": selectors.club_players(club=club),
-    }
-    return render(request, "settlement/club_home.html", ctx)
-
-
-@login_required
-def club_history(request: HttpRequest, slug: str) -> HttpResponse:
-    membership = get_membership_for_user(request.user, slug)
-    club = membership.club
-    players = selectors.club_players(club=club)
-    form = HistoryFilterForm(request.GET or None, players=players, variant_choices=_variant_choices())
-    filters: dict[str, Any] = {}
-    refused = form.is_bound and not form.is_valid()
-    if form.is_bound and not refused:
-        data = form.cleaned_data
-        filters = {
-            "date_from": data["date_from"],
-            "date_to": data["date_to"],
-            "variant": data["variant"] or None,
-            "player": data["player"],
-            "status": data["status"] or None,
-        }
-    page = max(1, int_param(request.GET.get("page")) or 1)
-    if page > 1_000_000:  # beyond any club's history (and a database's offset)
-        raise Http404("no such page")
-    if refused:  # no sessions rather than all of them: the filter asked for was not applied
-        found = selectors.SessionPage(count=0, summaries=[])
-    else:
-        found = selectors.club_sessions_page(club=club, offset=(page - 1) * HISTORY_PAGE, limit=HISTORY_PAGE, **filters)
-    if page > 1 and not found.summaries and not refused:
-        raise Http404("no such page")
-    ctx = {
-        "club": club,
-        "membership": membership,
-        "form": form,
-        "sessions": found.summaries,
-        "page": page,
-        "pages": max(1, -(-found.count // HISTORY_PAGE)),
-        "newer_url": _page_url(request, page - 1) if page > 1 else None,
-        "older_url": _page_url(request, page + 1) if page * HISTORY_PAGE < found.count else None,
-    }
-    # A refused filter is a 400 naming the field, as the standings page answers it.
-    return render(request, "settlement/club_history.html", ctx, status=400 if refused else 200)
-
-
-def _page_url(request: HttpRequest, page: int) -> str:
-    """This page's address (its filters kept) at `page` (the first without `page`)."""
-    query = request.GET.copy()
-    query.pop("page", None)
-    if page > 1:
-        query["page"] = str(page)
-    return f"{request.path}?{query.urlencode()}" if query else request.path
-
-
-@login_required
-def player_detail(
-    request: HttpRequest, slug: str, player_id: int, errors: dict[str, str] | None = None
-) -> HttpResponse:
-    membership, player = get_player_for_user(request.user, slug, player_id)
-    if player.merged_into_id is not None:  # a merged record's page is its survivor's
-        return redirect("player_detail", slug, player.merged_into_id)
-    # One more than shown: whether there are older ones, in the same queries (no count).
-    summaries = selectors.club_sessions(club=membership.club, player=player, limit=PLAYER_SESSIONS + 1)
-    rows = [(summary, next(seat for seat in summary.seats if seat.player.pk == player.pk)) for summary in summaries]
-    ctx = {
-        "club": membership.club,
-        "membership": membership,
-        "player": player,
-        "rows": rows[:PLAYER_SESSIONS],
-        "older_sessions": len(rows) > PLAYER_SESSIONS,
-    }
-    ctx.update(player_stats_context(club=membership.club, player=player))
-    ctx |= player_views.player_ratings_context(membership=membership, player=player, errors=errors)
-    return render(request, "settlement/player_detail.html", ctx, status=400 if errors else 200)
 
 
 @login_required

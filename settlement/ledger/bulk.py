@@ -17,9 +17,9 @@ from typing import Any
 
 from django.db import connections, models
 
+from ..models import GameRow, Hand, HandRevision, HandState, Player, Session, SettlementRow
 from .derived import GAME_COLUMNS, SETTLEMENT_COLUMNS, STATE_COLUMNS, derived_values
-from .ledger import LogReplay
-from .models import GameRow, Hand, HandRevision, HandState, Player, Session, SettlementRow
+from .log import LogReplay
 
 
 @contextmanager

@@ -12,12 +12,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from . import selectors
+from .. import selectors
+from ..models import Club, Player, variant_label
+from ..presentation.stats import group_name, ranking_rule, running_chart, standings_csv, standings_xlsx
+from ..rules.families import SCORING
+from ..scoping import get_membership_for_user, request_lang
 from .forms import StandingsFilterForm
-from .models import Club, Player, variant_label
-from .presentation.stats import group_name, ranking_rule, running_chart, standings_csv, standings_xlsx
-from .rules.families import SCORING
-from .scoping import get_membership_for_user, request_lang
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 

@@ -21,7 +21,7 @@ import re
 import unicodedata
 from typing import Any
 
-from .ledger import LedgerError
+from .log import LedgerError
 
 # Deeper than any hand (3) or session document (5) nests; small enough to walk without recursion worries.
 JSON_DEPTH_MAX = 32

@@ -19,7 +19,7 @@ from typing import Any
 from django.db import connections
 from django.db.models import Model
 
-from .models import Club, GameRow, Hand, HandState, Membership, Player, Session, SessionSeat
+from ..models import Club, GameRow, Hand, HandState, Membership, Player, Session, SessionSeat
 
 
 def _table(model: type[Model], using: str) -> str:

@@ -1,8 +1,9 @@
-"""The scorekeeper's pages: the table (totals, chart, newest hands and the next hand's entry form, its
-receipt as the hand is entered) and a hand's own page, where a writer corrects or voids it.
+"""The scorekeeper's page: the table (totals, chart, newest hands and the next hand's entry form, its receipt
+as the hand is entered), and its receipt fragment.
 
 Without JavaScript every form posts to its page; table.js asks `table/preview/` for the receipt as an
 HTML fragment. The services and selectors do the work; a refusal goes back to the field it names.
+A hand's own page, and correcting or voiding a hand, are `hands`.
 """
 
 from __future__ import annotations
@@ -14,62 +15,19 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import policy, selectors, services
-from .forms import HandVoidForm, TableHandForm
-from .ledger import LedgerError
-from .models import Membership, Session
-from .presentation.receipts import hand_receipt
-from .presentation.revisions import revision_lines
-from .presentation.sessions import game_columns, game_label, hand_label, standings_note
-from .rules.registry import VARIANTS
-from .scoping import get_hand_for_user, get_session_for_user, int_param, request_lang
+from .. import policy, selectors, services
+from ..ledger import LedgerError
+from ..models import Membership, Session
+from ..presentation.receipts import hand_receipt
+from ..presentation.sessions import game_columns, game_label, hand_label, standings_note
+from ..rules.registry import VARIANTS
+from ..scoping import get_session_for_user, int_param, request_lang
+from .forms import TableHandForm
 
 
-@login_required
-def hand_detail(request: HttpRequest, slug: str, session_id: int, number: int) -> HttpResponse:
-    """A hand: its receipt, its revisions, and (for a writer) the entry form to correct or void it."""
-    membership, hand = get_hand_for_user(request.user, session_id, number, slug)
-    view = selectors.hand_view(session=hand.session, number=number, lang=request_lang())
-    if view is None or view.fix is None:
-        raise Http404("no such hand")
-    return _hand_page(request, membership, view, number)
-
-
-def _hand_page(
-    request: HttpRequest,
-    membership: Membership,
-    view: selectors.TableView,
-    number: int,
-    form: TableHandForm | None = None,
-    status: int = 200,
-) -> HttpResponse:
-    """The hand page; `form` is a refused correction or void posted from it, shown with its errors."""
-    session = view.session
-    record = view.fix
-    assert record is not None and record.number == number
-    flags = policy.session_flags(membership.role, session)
-    ctx = {
-        "club": membership.club,
-        "membership": membership,
-        "session": session,
-        "players": view.players,
-        "entry": record,
-        "view": view,
-        "form": (form or table_form(session, view)) if flags["can_fix"] else None,
-        "rules": VARIANTS[session.variant],
-        "return_to": "hand",
-        "history": revision_lines(revisions=record.revisions, players=view.players, lang=request_lang()),
-        "receipt": None,
-        **flags,
-        **game_columns(session.variant),
-    }
-    return render(request, "settlement/hand_detail.html", ctx, status=status)
-
-
-def _table_url(slug: str, session_id: int, **params: Any) -> str:
+def table_url(slug: str, session_id: int, **params: Any) -> str:
     url = reverse("table", args=[slug, session_id])
     return url + ("?" + urlencode(params) if params else "")
 
@@ -100,7 +58,7 @@ def table_error(form: TableHandForm, error: LedgerError, view: selectors.TableVi
     return message, field or ""
 
 
-def _table_receipt(session: Session, form: TableHandForm, view: selectors.TableView) -> dict[str, Any]:
+def table_receipt(session: Session, form: TableHandForm, view: selectors.TableView) -> dict[str, Any]:
     """The engine's receipt for the hand the form holds (nothing is written), or why it cannot be settled."""
     if not form.is_valid():
         return {"invalid": True}
@@ -127,7 +85,7 @@ def _table_receipt(session: Session, form: TableHandForm, view: selectors.TableV
     )
 
 
-def _table_page(
+def table_page(
     request: HttpRequest,
     membership: Membership,
     view: selectors.TableView,
@@ -178,14 +136,14 @@ def table(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
     view = selectors.table_view(session=session, lang=request_lang())
     if request.method != "POST":
         form = table_form(session, view) if policy.may_record(membership.role, session) else None
-        return _table_page(request, membership, view, form)
+        return table_page(request, membership, view, form)
     policy.deny_unless(policy.may_write(membership.role))
     form = table_form(session, view, request.POST)
     if form is None:
-        return redirect(_table_url(slug, session.pk))
+        return redirect(table_url(slug, session.pk))
     if request.POST.get("action") == "preview":
-        receipt = _table_receipt(session, form, view)
-        return _table_page(request, membership, view, form, receipt, status=400 if form.errors else 200)
+        receipt = table_receipt(session, form, view)
+        return table_page(request, membership, view, form, receipt, status=400 if form.errors else 200)
     if form.is_valid():
         try:
             write = services.hand_record(
@@ -198,8 +156,8 @@ def table(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
             table_error(form, error, view)
         else:
             # #next: the page comes back scrolled to the next hand's form, not to the top.
-            return redirect(_table_url(slug, session.pk, saved=write.hand.number) + "#next")
-    return _table_page(request, membership, view, form, {"invalid": True}, status=400)
+            return redirect(table_url(slug, session.pk, saved=write.hand.number) + "#next")
+    return table_page(request, membership, view, form, {"invalid": True}, status=400)
 
 
 @login_required
@@ -215,7 +173,7 @@ def table_preview(request: HttpRequest, slug: str, session_id: int) -> HttpRespo
     form = table_form(session, view, request.POST)
     if form is None:
         return HttpResponse(status=409)
-    receipt = _table_receipt(session, form, view)
+    receipt = table_receipt(session, form, view)
     errors = {name: [str(e) for e in errs] for name, errs in form.errors.items()}
     return render(
         request,
@@ -234,75 +192,10 @@ def table_preview(request: HttpRequest, slug: str, session_id: int) -> HttpRespo
 
 
 @login_required
-def table_fix(request: HttpRequest, slug: str, session_id: int, number: int) -> HttpResponse:
-    """Correct or void an earlier hand from the table page: the entry form, prefilled, with a reason."""
-    membership, hand = get_hand_for_user(request.user, session_id, number, slug)
-    session = hand.session
-    view = selectors.table_view(session=session, lang=request_lang(), fix=number)
-    if request.method != "POST":
-        can_fix = policy.may_revise(membership.role, session)
-        return _table_page(request, membership, view, table_form(session, view) if can_fix else None)
-    policy.deny_unless(policy.may_write(membership.role))
-    form = table_form(session, view, request.POST)
-    if form is None:
-        return redirect(_table_url(slug, session.pk))
-    action = request.POST.get("action")
-    from_hand = request.POST.get("return_to") == "hand"
-    done = (
-        reverse("hand_detail", args=[slug, session.pk, number])
-        if from_hand
-        else _table_url(slug, session.pk, fixed=number)
-    )
-
-    def refused(receipt: dict[str, Any] | None) -> HttpResponse:
-        # A refusal stays on the page it was posted from, the hand page keeping its trail and its way back.
-        if from_hand:
-            return _hand_page(request, membership, view, number, form, status=400)
-        return _table_page(request, membership, view, form, receipt, status=400)
-
-    if action == "void":
-        void = HandVoidForm(request.POST)
-        if void.is_valid():
-            try:
-                services.hand_void(
-                    session=session,
-                    user=request.user,
-                    number=number,
-                    reason=void.cleaned_data["reason"],
-                    revision=void.cleaned_data["revision"],
-                )
-            except LedgerError as error:
-                form.add_error("reason" if error.field == "reason" else None, error.message(request_lang()))
-            else:
-                return redirect(done)
-        else:
-            form.add_error("reason", _("Say why the hand is voided."))
-        return refused(None)
-    if action == "correct":
-        if form.is_valid():
-            try:
-                services.hand_correct(
-                    session=session,
-                    user=request.user,
-                    number=number,
-                    hand_input=form.cleaned_data["hand"],
-                    reason=form.cleaned_data["reason"],
-                    revision=form.cleaned_data.get("revision"),
-                )
-            except LedgerError as error:
-                table_error(form, error, view)
-            else:
-                return redirect(done)
-        return refused({"invalid": True})
-    receipt = _table_receipt(session, form, view)
-    return _table_page(request, membership, view, form, receipt, status=400 if form.errors else 200)
-
-
-@login_required
 @require_POST
 def table_close(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
     """Close the session from the table page; the page then shows the final standings and the settle-up."""
     membership, session = get_session_for_user(request.user, session_id, slug)
     policy.deny_unless(policy.may_write(membership.role))
     services.session_close(session=session, user=request.user)
-    return redirect(_table_url(slug, session.pk))
+    return redirect(table_url(slug, session.pk))

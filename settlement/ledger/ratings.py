@@ -38,8 +38,8 @@ from django.db.models import Max, Q
 from django.utils.translation import gettext_lazy as _
 from openskill.models import BradleyTerryFull
 
+from ..models import Club, GameRow, RatingRow, Session, variant_label
 from .bulk import rows_insert
-from .models import Club, GameRow, RatingRow, Session, variant_label
 
 RATING_COLUMNS = ("club_id", "family", "player_id", "session_id", "game", "order", "rank", "mu", "sigma", "ordinal")
 

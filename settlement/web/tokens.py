@@ -19,8 +19,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from . import selectors, services
-from .ledger import LedgerError
+from .. import selectors, services
+from ..ledger import LedgerError
 
 
 class ApiTokenForm(forms.Form):

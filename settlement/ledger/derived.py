@@ -12,10 +12,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .ledger import LogReplay
-from .models import GameRow, HandState, Player, Session, SettlementRow
-from .rules.families import declarer_level, declaring_side
-from .rules.session import game_receipt, hand_receipt, state_dump
+from ..models import GameRow, HandState, Player, Session, SettlementRow
+from ..rules.families import declarer_level, declaring_side
+from ..rules.session import game_receipt, hand_receipt, state_dump
+from .log import LogReplay
 
 # The derived rows' columns (attnames), in the order `derived_values` gives them.
 SETTLEMENT_COLUMNS = (

@@ -30,13 +30,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from . import policy, selectors, services
-from .ledger import LedgerError
-from .models import Hand, Session
-from .presentation.formats import minus, signed
-from .presentation.sessions import hand_label
-from .scoping import get_session_for_user, int_param, request_lang
-from .table_views import table_error, table_form
+from .. import policy, selectors, services
+from ..ledger import LedgerError
+from ..models import Hand, Session
+from ..presentation.formats import minus, signed
+from ..presentation.sessions import hand_label
+from ..scoping import get_session_for_user, int_param, request_lang
+from .table import table_error, table_form
 
 # What the table and share pages load: kept by the service worker at install, so they open offline.
 OFFLINE_ASSETS = (

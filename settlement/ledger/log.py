@@ -17,18 +17,18 @@ from django.db import connections, transaction
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from . import entry_sql
-from .models import Hand, HandRevision, HandState, Player, Session, SessionSeat, engine_lang
-from .rules.base import RulesError
-from .rules.document import HAND_FIELDS, document_parse
-from .rules.registry import VARIANTS
-from .rules.session import (
+from ..models import Hand, HandRevision, HandState, Player, Session, SessionSeat, engine_lang
+from ..rules.base import RulesError
+from ..rules.document import HAND_FIELDS, document_parse
+from ..rules.registry import VARIANTS
+from ..rules.session import (
     SessionResult,
     SessionState,
     results_document,
     session_play,
     state_load,
 )
+from . import sql
 
 # Codes of the ledger's own refusals (the engine's codes keep the engine's texts).
 LEDGER_MESSAGES: Mapping[str, Any] = {
@@ -213,8 +213,8 @@ def log_load(*, session: Session, from_number: int = 1) -> Log:
 
 
 def session_players(*, session: Session) -> tuple[Player, ...]:
-    """The session's players by seat: one query (`entry_sql`, as every hand and page reads them)."""
-    return entry_sql.session_players(session_id=session.pk)
+    """The session's players by seat: one query (`ledger/sql.py`, as every hand and page reads them)."""
+    return sql.session_players(session_id=session.pk)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -259,11 +259,11 @@ class NextHand:
 
 
 def next_hand_load(*, session: Session) -> NextHand:
-    """The next hand's number and the state before it, in one query (`entry_sql`).
+    """The next hand's number and the state before it, in one query (`ledger/sql.py`).
 
     Hands are numbered 1, 2, … in the order recorded and never deleted, so the last number is also the count.
     """
-    last, row = entry_sql.next_hand_row(session_id=session.pk)
+    last, row = sql.next_hand_row(session_id=session.pk)
     if row is None:  # no hand yet, or every one void: from the start
         return NextHand(number=last + 1, start=Resume(state=None))
     try:

@@ -8,7 +8,7 @@ from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from ..models import Player, Session
+from ...models import Player, Session
 
 
 class _DateVariantFilterForm(forms.Form):

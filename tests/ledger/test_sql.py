@@ -1,10 +1,11 @@
-"""The hand entry's statements in SQL (`entry_sql`) at their edges: no hand yet, every hand void, another club."""
+"""The hand entry's statements in SQL (`ledger/sql.py`) at their edges: no hand yet, every hand void, another club."""
 
 from __future__ import annotations
 
 import pytest
 
-from settlement import entry_sql, services
+from settlement import services
+from settlement.ledger import sql
 from settlement.models import HandState, Role
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, make_session, make_user, record_hands
 
@@ -20,14 +21,14 @@ def table():
 
 def test_a_session_without_hands_has_no_last_hand_and_no_state(table):
     _, _, session = table
-    assert entry_sql.next_hand_row(session_id=session.pk) == (0, None)
+    assert sql.next_hand_row(session_id=session.pk) == (0, None)
 
 
 def test_the_last_number_counts_void_hands_and_the_state_is_the_last_counted_hands(table):
     _, owner, session = table
     record_hands(session, owner, BENXI_EXAMPLE[:3])
     services.hand_void(session=session, user=owner, number=3, reason="entered twice")
-    last, row = entry_sql.next_hand_row(session_id=session.pk)
+    last, row = sql.next_hand_row(session_id=session.pk)
     stored = HandState.objects.get(session=session, number=2)
     assert last == 3
     assert row == {"state": stored.state, "game_first": stored.game_first, "number": 2}
@@ -37,14 +38,14 @@ def test_a_session_whose_every_hand_is_void_has_a_last_hand_but_no_state(table):
     _, owner, session = table
     record_hands(session, owner, BENXI_EXAMPLE[:1])
     services.hand_void(session=session, user=owner, number=1, reason="not played")
-    assert entry_sql.next_hand_row(session_id=session.pk) == (1, None)
+    assert sql.next_hand_row(session_id=session.pk) == (1, None)
 
 
 @pytest.mark.parametrize("role", [Role.OWNER, Role.SCOREKEEPER, Role.VIEWER])
 def test_the_session_comes_with_the_members_role_and_its_club(table, role):
     club, _, session = table
     member = make_member(club, role)
-    found = entry_sql.session_for_member(session_id=session.pk, user_id=member.pk, slug=club.slug)
+    found = sql.session_for_member(session_id=session.pk, user_id=member.pk, slug=club.slug)
     assert found is not None
     membership, read = found
     assert (read.pk, read.club, membership.club, membership.role, membership.user_id) == (
@@ -58,17 +59,17 @@ def test_the_session_comes_with_the_members_role_and_its_club(table, role):
 
 
 def session_lock_role(session, user):
-    _, role = entry_sql.session_lock(session_id=session.pk, user_id=user.pk)
+    _, role = sql.session_lock(session_id=session.pk, user_id=user.pk)
     return role
 
 
 def test_no_session_for_a_stranger_another_clubs_slug_or_a_missing_one(table):
     _, owner, session = table
     stranger = make_member(make_club())
-    assert entry_sql.session_for_member(session_id=session.pk, user_id=stranger.pk) is None
-    assert entry_sql.session_for_member(session_id=session.pk, user_id=None) is None
-    assert entry_sql.session_for_member(session_id=session.pk, user_id=owner.pk, slug="another") is None
-    assert entry_sql.session_for_member(session_id=session.pk + 1000, user_id=owner.pk) is None
+    assert sql.session_for_member(session_id=session.pk, user_id=stranger.pk) is None
+    assert sql.session_for_member(session_id=session.pk, user_id=None) is None
+    assert sql.session_for_member(session_id=session.pk, user_id=owner.pk, slug="another") is None
+    assert sql.session_for_member(session_id=session.pk + 1000, user_id=owner.pk) is None
     assert session_lock_role(session, stranger) is None
     assert session_lock_role(session, make_user()) is None
 
@@ -77,4 +78,4 @@ def test_the_players_come_in_seat_order_not_the_order_they_were_made(table):
     club, owner, _ = table
     made = [make_player(club, name) for name in ("戊", "己", "庚", "辛")]
     session = make_session(club, owner, players=made[::-1])
-    assert entry_sql.session_players(session_id=session.pk) == tuple(made[::-1])
+    assert sql.session_players(session_id=session.pk) == tuple(made[::-1])

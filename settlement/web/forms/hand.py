@@ -14,8 +14,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from ..models import Player
-from ..rules.registry import VARIANTS
+from ...models import Player
+from ...rules.registry import VARIANTS
 
 # Form fields of each group (a group is one hand field; a few take more than one input).
 GROUP_FIELDS = {

@@ -1,4 +1,4 @@
-"""Ratings (settlement/ratings.py): figures worked by hand from the Weng-Lin formulas, and what a write changes."""
+"""Ratings (`ledger/ratings.py`): figures worked by hand from the Weng-Lin formulas, and what a write changes."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import given
 from hypothesis import strategies as st
 
-from settlement import ratings, services
+from settlement import services
+from settlement.ledger import ratings
+from settlement.ledger.ratings import MU, SIGMA, Outcome
 from settlement.models import Club, Player, RatingRow, Session
-from settlement.ratings import MU, SIGMA, Outcome
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, record_hands
 
 # Bradley-Terry, full pairing (Weng-Lin 2011, algorithm 1; with two sides the same update as their Plackett-Luce,

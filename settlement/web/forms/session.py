@@ -16,10 +16,10 @@ from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from ..models import Player
-from ..rules.entry import OptionSpec, options_spec
-from ..rules.options import OptionKind
-from ..rules.registry import VARIANTS
+from ...models import Player
+from ...rules.entry import OptionSpec, options_spec
+from ...rules.options import OptionKind
+from ...rules.registry import VARIANTS
 
 EXTRA_ROWS = 2  # blank rows offered after a list's or a table's own
 SHAPE_MULTIPLIERS = (2, 4, 8, 16, 32, 64)

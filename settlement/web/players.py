@@ -1,7 +1,7 @@
-"""The leaderboard page, and the player page's ratings, audit trail and owner's forms (rename, merge).
+"""A player's page (sessions, statistics, ratings, audit trail, the owner's forms: rename, merge) and the
+club's leaderboard.
 
-`views.player_detail` adds `player_ratings_context` to its context; the page includes
-`settlement/_player_ratings.html` for it.
+The ratings part of the player page is `_player_ratings.html`, with `player_ratings_context`.
 """
 
 from __future__ import annotations
@@ -13,13 +13,38 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from . import policy, services
-from .ledger import LedgerError
-from .models import Membership, Player
-from .presentation.ratings import event_lines, leaderboard_rows, rating_histories
-from .ratings import family_label
-from .scoping import get_membership_for_user, get_player_for_user, request_lang
-from .selectors.ratings import leaderboard, merge_candidates, player_events, player_ratings
+from .. import policy, selectors, services
+from ..ledger import LedgerError
+from ..ledger.ratings import family_label
+from ..models import Membership, Player
+from ..presentation.ratings import event_lines, leaderboard_rows, rating_histories
+from ..scoping import get_membership_for_user, get_player_for_user, request_lang
+from ..selectors.ratings import leaderboard, merge_candidates, player_events, player_ratings
+from .stats import player_stats_context
+
+PLAYER_SESSIONS = 20  # the player page's newest sessions; the rest are in the club's history, filtered by the player
+
+
+@login_required
+def player_detail(
+    request: HttpRequest, slug: str, player_id: int, errors: dict[str, str] | None = None
+) -> HttpResponse:
+    membership, player = get_player_for_user(request.user, slug, player_id)
+    if player.merged_into_id is not None:  # a merged record's page is its survivor's
+        return redirect("player_detail", slug, player.merged_into_id)
+    # One more than shown: whether there are older ones, in the same queries (no count).
+    summaries = selectors.club_sessions(club=membership.club, player=player, limit=PLAYER_SESSIONS + 1)
+    rows = [(summary, next(seat for seat in summary.seats if seat.player.pk == player.pk)) for summary in summaries]
+    ctx = {
+        "club": membership.club,
+        "membership": membership,
+        "player": player,
+        "rows": rows[:PLAYER_SESSIONS],
+        "older_sessions": len(rows) > PLAYER_SESSIONS,
+    }
+    ctx.update(player_stats_context(club=membership.club, player=player))
+    ctx |= player_ratings_context(membership=membership, player=player, errors=errors)
+    return render(request, "settlement/player_detail.html", ctx, status=400 if errors else 200)
 
 
 def player_ratings_context(
@@ -95,8 +120,4 @@ def _player_page_again(
     request: HttpRequest, membership: Membership, player: Player, error: LedgerError
 ) -> HttpResponse:
     """The player page again (400) with the refusal beside the form's field."""
-    from . import views  # the page is views.player_detail's; it imports this module
-
-    return views.player_detail(
-        request, membership.club.slug, player.pk, errors={error.field: error.message(request_lang())}
-    )
+    return player_detail(request, membership.club.slug, player.pk, errors={error.field: error.message(request_lang())})

@@ -1,4 +1,4 @@
-"""The import's fast path (`settlement/bulk.py`): the same rows as model instances and `bulk_create` would write."""
+"""The import's fast path (`ledger/bulk.py`): the same rows as model instances and `bulk_create` would write."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from django.forms.models import model_to_dict
 
 from settlement import services
-from settlement.bulk import gc_paused, rows_insert
+from settlement.ledger.bulk import gc_paused, rows_insert
 from settlement.models import GameRow, Hand, HandRevision, HandState, Session, SettlementRow
 from settlement.selectors.integrity import session_verify
 from tests.conftest import SHARED_GOLDEN
