@@ -21,11 +21,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 
 from .ledger import LedgerError
-from .models import Membership, Role, Session
+from .models import WRITE_ROLES, Membership, Role, Session
 
 User = AbstractBaseUser | AnonymousUser
-
-WRITE_ROLES = frozenset({Role.OWNER, Role.SCOREKEEPER})
 
 
 def may_write(role: str | None) -> bool:
