@@ -45,6 +45,12 @@ golden: $(STAMP)
 	$(PY) ../shared/tools/check_golden.py --python $(PY) --dir tests/golden
 	$(PY) ../shared/tools/check_golden.py --python $(PY) --dir ../shared/golden-shengji
 
+# `make docs`: docs/rules/'s options tables and worked examples, written again from the engine (tests/test_docs.py
+# fails while they are out of date).
+.PHONY: docs
+docs: $(STAMP)
+	$(PY) docs/rules/tables.py
+
 lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .

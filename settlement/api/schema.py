@@ -43,7 +43,7 @@ from settlement.rules.options import OptionKind, options_resolve
 from settlement.rules.registry import VARIANTS
 
 REF = "#/components/schemas/"
-# Worked sessions of ../shared/golden (the rules files' examples), copied into the project: the schema's examples.
+# Worked sessions kept in the project, each naming its page of docs/rules/: the schema's examples.
 GOLDEN_EXAMPLES = Path(__file__).with_name("golden_examples.json")
 # What the services take as text (settlement/ledger/values.py): no control character anywhere; a reason has
 # something besides spaces, a name something besides spaces, zero-width and bidi characters. (Lone
@@ -193,7 +193,7 @@ def hand_schemas(variant: Variant) -> dict[str, dict[str, Any]]:
     properties = {name: _field_schema(name, by_name[name], players, owner) for name in names}
     required = [name for name in names if all((f := spec.field(name)) and f.required for spec in entries)]
     if "surrender" in properties and "captured" in required:
-        required.remove("captured")  # 标分: a surrender has no captured points (rules/README.md, `captured`)
+        required.remove("captured")  # 标分: a surrender has no captured points (docs/rules/biaofen.md)
     scored = {
         "type": "object",
         "description": f"A scored hand of a {variant.key} session.",
@@ -316,7 +316,7 @@ def components() -> dict[str, dict[str, Any]]:
         found[f"SessionDocument{name}"] = document_schema(variant)
     found["HandInput"] = {
         "anyOf": [{"$ref": f"{REF}HandInput{variant_name(key)}"} for key in VARIANTS],
-        "description": "A hand as entered, as the session's variant takes it (rules/README.md, Hand fields).",
+        "description": "A hand as entered, as the session's variant takes it (docs/rules/README.md, Hand fields).",
     }
     found["SessionDocument"] = {
         "oneOf": [{"$ref": f"{REF}SessionDocument{variant_name(key)}"} for key in VARIANTS],

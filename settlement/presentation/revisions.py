@@ -21,7 +21,7 @@ from ..models import engine_lang
 from ..rules.base import Msg
 from ..rules.messages import render
 
-# Short names of the hand's fields, in the order a hand is played (rules/README.md, "Hand fields").
+# Short names of the hand's fields, in the order a hand is played (docs/rules/README.md, "Hand fields").
 FIELD_LABELS: dict[str, Any] = {
     "dealer": gettext_lazy("dealer"),
     "declarer": gettext_lazy("declarer"),
@@ -44,7 +44,7 @@ FIELD_LABELS: dict[str, Any] = {
     "redeal": gettext_lazy("redealt"),
 }
 
-# What an absent field means (rules/README.md: "Absent optional fields take their defaults").
+# What an absent field means (docs/rules/README.md, "Hand fields": a field left out takes its default).
 DEFAULTS: dict[str, Any] = {
     "forced": False,
     "no_trump_bottom": False,

@@ -41,7 +41,7 @@ def event_lines(*, events: Sequence[Any], lang: str) -> list[EventLine]:
 
 
 def game_label(variant: str, n: int) -> str:
-    """What the variant's players call a game: a round (轮) of 标分, else a game (盘), as in rules/README.md."""
+    """What the variant's players call a game: a round (轮) of 标分, else a game (盘), as in docs/rules/README.md."""
     if variant == "biaofen":
         return _("Round %(n)s") % {"n": n}
     return _("Game %(n)s") % {"n": n}
@@ -96,8 +96,8 @@ def standings_note(*, view: Any, lang: str) -> StandingsNote:
     """Why the final standings are in their order (the order `selectors.table_view` ranks them in).
 
     Zero-sum variants rank by the session's total. The others are played for games: a game's points
-    start again from 0 : 0 when it ends (rules/README.md, "Seats, teams, games"; a 盘 is won by
-    出锅 or 后门走, rules/baifen.md), so games won come first and the total breaks a tie.
+    start again from 0 : 0 when it ends (docs/rules/README.md, "Seats, teams and games"; a 盘 is won by
+    出锅 or 后门走, docs/rules/baifen.md), so games won come first and the total breaks a tie.
     """
     rules = VARIANTS[view.session.variant]
     with translation.override(django_lang(lang)):

@@ -1,4 +1,4 @@
-"""Parse and check a session document (`../shared/rules/README.md`).
+"""Parse and check a session document (docs/rules/README.md, "The session document").
 
 Everything a document can get wrong becomes a `RulesError` naming the hand
 (1-based) and the field; nothing else escapes. Type and range checks common

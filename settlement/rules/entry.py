@@ -141,7 +141,7 @@ def _label(key: str, lang: str, fallback: str) -> str:
 
 
 def redeal_reasons(variant: Variant, options: Any) -> tuple[RedealReason, ...]:
-    """The reasons a hand of this variant may be thrown in for (rules/README.md, `redeal`)."""
+    """The reasons a hand of this variant may be thrown in for (docs/rules/README.md, Hand fields, `redeal`)."""
     return tuple(variant.redeal_reasons(options)) if variant.redeal_reasons is not None else tuple(RedealReason)
 
 
@@ -301,7 +301,7 @@ def entry(
                 )
             )
         elif name in ("kou_cards", "kou_unit"):
-            # 升级's 抠底 multiplier counts cards (shengji.md, One hand): each player's in the last trick
+            # 升级's 抠底 multiplier counts cards (docs/rules/shengji.md, One hand): each player's in the last trick
             # (`kou_cards`, needed with 抠底 unless the bottom always counts double) and, when the count is
             # the led play's largest unit, that unit's (`kou_unit`, optional: it defaults to `kou_cards`).
             scheme = str(getattr(options, "kou_multiplier", ""))

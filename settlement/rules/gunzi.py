@@ -77,7 +77,7 @@ class Rounding(StrEnum):
 
 
 class TripleJokers(StrEnum):
-    """Which three jokers in the final bottom are a special (house rule, gunzi.md end)."""
+    """Which three jokers in the final bottom are a special (house rule, docs/rules/gunzi.md, One hand)."""
 
     CAPTURE_BIG = "capture_big"  # seed 004: three big jokers dug out (抠底) from the threshold
     BOTH_SIDES = "both_sides"  # also three big jokers kept (保底, below the threshold): declaring team

@@ -73,7 +73,7 @@ DECK_POINTS = 300  # three decks
 
 
 class KouMultiplier(StrEnum):
-    """What a `bottom_multiplier` may be (house rule, shengji.md's bottom multipliers)."""
+    """What a `bottom_multiplier` may be (house rule, docs/rules/hongxingwu.md, Inputs)."""
 
     POWER = "power"  # 2^N: a power of two (seed 003)
     TIMES = "times"  # 2N: any even number
@@ -222,7 +222,7 @@ class HongxingwuOptions:
     )
     start_level: str = option("2", "both teams' level at the start of a game", parse_choice(LEVELS))
     free_declarer: bool = option(False, "accept an entered declarer that differs from the rotation", parse_bool)
-    # House rules from real tables (hongxingwu.md, end), read as in shengji.md.
+    # House rules from real tables (docs/rules/hongxingwu.md), read as in docs/rules/shengji.md.
     ladder: tuple[str, ...] = option(LEVELS, "the levels a team climbs, first to last", parse_ladder)
     must_defend: tuple[str, ...] = option(
         (), "必打关卡: levels only the declaring team's first step of a promotion leaves", parse_ladder

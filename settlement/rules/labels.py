@@ -25,7 +25,7 @@ _BY_BID: Mapping[str, tuple[str, str]] = {"ge55": ("叫 55 及以上", "bid ≥ 
 _ROTATION = ("自由坐庄", "Free declarer")
 _ROTATION_HELP = ("允许填的庄家与轮庄不同", "accept an entered declarer that differs from the rotation")
 _UNIT_VALUE_HELP = ("结账时每{unit}折合多少钱", "money per {unit}, for the settle-up")
-# The level-game house rules (shengji.md, promotion steps 1–4), shared by 红星五 and 升级.
+# The level-game house rules (docs/rules/shengji.md, Promotion), shared by 红星五 and 升级.
 _LADDER = (
     ("级牌顺序", "Ladder"),
     ("一队从第一级升到最后一级要经过的级，从低到高", "the levels a team climbs, first to last"),
@@ -229,7 +229,7 @@ OPTION_TEXTS: Mapping[str, tuple[str, str]] = {
             "level_table": (
                 ("升级表", "Level table"),
                 (
-                    "按抓分方得分定升级；从上台线起抓分方上台，每档再升 1 级",
+                    "按抓分方得分定升级；从上台线起抓分方上台，每段再升 1 级",
                     "levels by points; from the takeover line the capture team takes over, +1 per step",
                 ),
             ),
@@ -265,7 +265,7 @@ OPTION_TEXTS: Mapping[str, tuple[str, str]] = {
         },
     ),
     "option.hxw.level_table.up": (
-        "庄家方升级档（最低得分 → 升几级）",
+        "庄家方升级分数段（最低得分 → 升几级）",
         "declaring team's bands (lowest points → levels)",
     ),
     "option.hxw.level_table.switch": ("上台线", "takeover line"),
@@ -338,11 +338,11 @@ OPTION_TEXTS: Mapping[str, tuple[str, str]] = {
             ),
             "step": (
                 ("每级分", "Points per level"),
-                ("升级表每档的分数；空着按 20 × 副数", "points per level in the score table; blank: 20 × decks"),
+                ("升级表每段的分数；空着按 20 × 副数", "points per level in the score table; blank: 20 × decks"),
             ),
             "dead_zone": (
-                ("上台不升档数", "Takeover steps with no level"),
-                ("从上台线起几档只上台不升级（0：没有）", "steps from the takeover line that gain no level (0: none)"),
+                ("上台不升级段数", "Takeover steps with no level"),
+                ("从上台线起几段只上台不升级（0：没有）", "steps from the takeover line that gain no level (0: none)"),
             ),
             "kou_multiplier": (
                 ("抠底倍数", "Bottom multiplier"),
@@ -495,7 +495,7 @@ FIELD_TEXTS: Mapping[str, tuple[str, str]] = {
     "field.penalties.misdeal": ("抓牌过多", "misdeal"),
     "field.redeal": ("重新发牌", "Thrown in and redealt"),
     "field.redeal.help": (
-        "这一副不计分，只记头家（和罚分）",
+        "这一局不计分，只记头家（和罚分）",
         "a hand thrown in scores nothing; only the dealer (and penalties) count",
     ),
     "seat.number": ("{n}号位", "seat {n}"),

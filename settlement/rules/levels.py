@@ -133,7 +133,7 @@ def band_text(low: int, high: int) -> str:
     return str(low) if low == high else f"{low}–{high}"
 
 
-# ---------------------------------------------------------------- promotion (shengji.md steps 1–4)
+# ---------------------------------------------------------------- promotion (docs/rules/shengji.md, Promotion)
 
 
 class Finish(StrEnum):
@@ -171,7 +171,7 @@ def promote(
     must_defend: Iterable[int] = (),
     no_skip: Iterable[int] = (),
 ) -> Promotion:
-    """Move a team at `level` up `k` steps, one at a time (shengji.md, Promotion).
+    """Move a team at `level` up `k` steps, one at a time (docs/rules/shengji.md, Promotion).
 
     For step `i` = 0 … k − 1 at level `L`: at `last` the team wins (A必打: only
     when `declaring` and `i` = 0) or stops; at a `must_defend` level it stops

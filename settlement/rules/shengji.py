@@ -15,7 +15,7 @@ a promotion from the last level (A必打: only while declaring there).
 Winning the last trick with a single J against a team at J (勾J) sends that
 team back to the first level. Deltas are the levels each team moved.
 
-The rule in full, with its sources, is `shared/rules/shengji.md`; the
+The rule in full is docs/rules/shengji.md; the
 promotion steps and the rotation helpers are in `levels.py`, shared with
 红星五 and 打滚子.
 
@@ -95,7 +95,7 @@ class Outcome(StrEnum):
 
 
 def score_levels(s: int, *, threshold: int, step: int, dead_zone: int) -> tuple[bool, int]:
-    """(the capture team takes over, levels) for `s` (shengji.md, One hand).
+    """(the capture team takes over, levels) for `s` (docs/rules/shengji.md, One hand).
 
     >>> [score_levels(s, threshold=80, step=40, dead_zone=1) for s in (0, 5, 40, 75, 80, 120, -40)]
     [(False, 3), (False, 2), (False, 1), (False, 1), (True, 0), (True, 1), (False, 4)]
@@ -491,10 +491,10 @@ SHENGJI = Variant(
     new_table=lambda options, players: ShengjiTable(options=options, players=players),
     option_texts="shengji",
     bids=None,  # no bidding: trump is declared by showing the level's card, the declarer follows the rotation
-    redeal_reasons=lambda options: tuple(RedealReason),  # rules/README.md: every variant but 打百分's allows all
+    redeal_reasons=lambda options: tuple(RedealReason),  # docs/rules/: every variant but 打百分's regions allows all
     # The most any `decks` holds, for the document's first check; the entry and the hand use the
     # session's own decks (`ShengjiOptions.deck_points`).
     deck_points=4 * DECK_POINTS,
     dealer_drawn_each_game=False,
-    penalty_kinds=("shuai",),  # failed throws only (shengji.md, Inputs)
+    penalty_kinds=("shuai",),  # failed throws only (docs/rules/shengji.md, Inputs)
 )

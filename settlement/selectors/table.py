@@ -20,10 +20,10 @@ from ..rules.options import options_resolve
 from ..rules.registry import VARIANTS
 from .records import HandRecord, hand_record, session_results
 
-# Fixed partnerships whose two seats always show the team's figure (rules/README.md, "Seats, teams, games").
+# Fixed partnerships whose two seats always show the team's figure (docs/rules/README.md, "Seats, teams and games").
 # 打滚子 is a fixed partnership too, but its tribute is paid seat to seat, so its totals are shown per player.
 TEAM_VARIANTS = frozenset({"baifen.benxi", "baifen.fushun", "baifen.shenyang", "hongxingwu"})
-# No game boundary: the whole session is one game (rules/README.md, "Seats, teams, games").
+# No game boundary: the whole session is one game (docs/rules/README.md, "Seats, teams and games").
 ONE_GAME_VARIANTS = frozenset({"baifen.classic", "erguai"})
 TABLE_RECENT_HANDS = 8
 TABLE_OLDER_HANDS = 40  # earlier hands listed by number; the session page pages the rest
@@ -205,7 +205,7 @@ def table_view(*, session: Session, lang: str = "zh-Hans", fix: int | None = Non
 
 def _level_teams(*, session: Session, players: Sequence[Player], now: Entry) -> tuple[LevelTeam, ...]:
     """Both teams of a level game: their level before the next hand, the levels they must still defend
-    (`must_defend` from that level on; shengji.md, Promotion) and whether one of theirs declares next."""
+    (`must_defend` from that level on; docs/rules/shengji.md, Promotion) and whether one of theirs declares next."""
     if not now.levels:
         return ()
     options = session_options(session, players=len(players))

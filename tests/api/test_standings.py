@@ -141,7 +141,7 @@ def test_standings_groups_say_their_unit_and_ranking_rule_in_the_request_languag
         ("baifen", "zhu", "打百分 · 注"),
     ]
     assert zh[0]["variants"] == ["baifen.benxi"]
-    assert zh[0]["ranking"].startswith("按总计")
+    assert zh[0]["ranking"].startswith("按合计")
     assert client_for(owner).get(URL).json()[0]["ranking"].startswith("Ranked by total")
 
 
@@ -182,7 +182,7 @@ def test_the_csv_is_utf8_with_a_bom_and_reads_back_with_chinese_names(tea_house)
         "坐庄局数",
         "坐庄获胜局数",
         "胜盘数",
-        "总计",
+        "合计",
         "每场平均",
         "每局平均",
     ]

@@ -31,8 +31,8 @@ def _more_sessions(club, owner, n=6):
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
-        ("zh-hans", ("排行榜", "打百分 · 盘分", "按总计排名")),
-        ("en", ("Standings", "Baifen (打百分) · 盘 points", "Ranked by total")),
+        ("zh-hans", ("<h1>排名</h1>", "打百分 · 盘分", "按合计排名")),
+        ("en", ("<h1>Standings</h1>", "Baifen (打百分) · 盘 points", "Ranked by total")),
     ],
 )
 def test_the_standings_page_states_its_groups_and_ranking_rule(club_with_a_session, lang, words):

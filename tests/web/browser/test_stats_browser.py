@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.mark.parametrize(
-    ("lang", "title", "download"), [("zh-hans", "排行榜", "下载 Excel"), ("en", "Standings", "Download Excel")]
+    ("lang", "title", "download"), [("zh-hans", "排名", "下载 Excel"), ("en", "Standings", "Download Excel")]
 )
 def test_standings_player_page_and_downloads_on_a_phone(new_page, live_server, lang, title, download):
     club = make_club("茶馆", slug="cha")
