@@ -4,7 +4,9 @@ with its whole history (hand numbers, void hands, every revision) into an empty 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import stat
 from io import StringIO
 
 import pytest
@@ -263,6 +265,7 @@ def test_backup_writes_a_consistent_copy_of_the_sqlite_database(tmp_path):
     call_command("backup", str(tmp_path / "backups"), stdout=out)
     copy_path = out.getvalue().strip()
     assert copy_path.startswith(str(tmp_path / "backups")) and copy_path.endswith(".sqlite3")
+    assert stat.S_IMODE(os.stat(copy_path).st_mode) == 0o600  # password hashes and session keys: the owner's only
     copy = sqlite3.connect(copy_path)
     try:
         assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)
