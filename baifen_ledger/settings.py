@@ -117,7 +117,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    # After LocaleMiddleware: its refusal is in the request's language.
+    # After LocaleMiddleware: their refusals are in the request's language.
+    "baifen_ledger.middleware.NulRefusalMiddleware",
     "baifen_ledger.middleware.ApiBodyLimitMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
