@@ -9,7 +9,8 @@ PostgreSQL the same workload runs in-process against the test database.
 Two writes that race on the club's players (PostgreSQL only: SQLite's writers never overlap), the first held
 uncommitted while the second runs: two renames to look-alike names (the second waits on the club's row, which
 `services.players` locks with the player's, and is refused), two openings that make one new guest (the second
-takes the first's).
+takes the first's), two imports or two submits of one new-session form under one key (the second is the
+first's replay).
 """
 
 from __future__ import annotations
@@ -24,11 +25,12 @@ from collections.abc import Callable
 import pytest
 from django.db import connection, connections, transaction
 
+from settlement import services
 from settlement.ledger import LedgerError
 from settlement.models import Hand, Player, Session, SettlementRow
 from settlement.services import player_rename
 from tests.conftest import ROOT
-from tests.factories import make_club, make_member, make_player, make_session
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, make_session
 from tests.services.writers import HANDS_EACH, THREADS, writers_run
 
 SEATS = 4
@@ -172,3 +174,49 @@ def test_two_sessions_opened_at_once_with_one_new_name_seat_one_guest(other_club
     assert (waited, outcome) == (True, {"second": "done"})
     (guest,) = Player.objects.filter(club=club, name="新人")
     assert [session.seats.get(player=guest).seat for session in opened] == [0, 3]
+
+
+IMPORTED = {"variant": "baifen.benxi", "players": ["甲", "乙", "丙", "丁"], "hands": BENXI_EXAMPLE[:2]}
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite writers never overlap")
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("second_document", "second_outcome"),
+    [(IMPORTED, "done"), ({**IMPORTED, "hands": BENXI_EXAMPLE[:1]}, "client_key.reused")],
+)
+def test_two_imports_at_once_under_one_key_make_one_session_and_the_second_is_its_replay(
+    second_document, second_outcome
+):
+    # Both find no session under the key; the second's insert waits on the first's and then loses the unique
+    # constraint: it answers as a retry would (the same session, or the key's reuse refused), not an IntegrityError.
+    club = make_club()
+    owner = make_member(club)
+    writes: list[services.SessionWrite] = []
+    waited, outcome = _while_uncommitted(
+        lambda: writes.append(services.session_import(club=club, user=owner, document=IMPORTED, client_key="k1")),
+        lambda: writes.append(
+            services.session_import(club=club, user=owner, document=second_document, client_key="k1")
+        ),
+    )
+    assert (waited, outcome) == (True, {"second": second_outcome})
+    (session,) = Session.objects.filter(club=club)
+    assert [(write.session.pk, write.created) for write in writes] == [(session.pk, True)] + (
+        [(session.pk, False)] if second_outcome == "done" else []
+    )
+    assert Hand.objects.filter(session=session).count() == 2
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite writers never overlap")
+@pytest.mark.django_db(transaction=True)
+def test_a_new_session_form_submitted_twice_at_once_opens_one_session():
+    club = make_club()
+    owner = make_member(club)
+    opened: list[Session] = []
+    waited, outcome = _while_uncommitted(
+        lambda: opened.append(make_session(club, owner, client_key="form-1")),
+        lambda: opened.append(make_session(club, owner, client_key="form-1")),
+    )
+    assert (waited, outcome) == (True, {"second": "done"})
+    (session,) = Session.objects.filter(club=club)
+    assert [s.pk for s in opened] == [session.pk, session.pk]
