@@ -10,11 +10,13 @@ Two writes that race on the club's players (PostgreSQL only: SQLite's writers ne
 uncommitted while the second runs: two renames to look-alike names (the second waits on the club's row, which
 `services.players` locks with the player's, and is refused), two openings that make one new guest (the second
 takes the first's), two imports or two submits of one new-session form under one key (the second is the
-first's replay).
+first's replay). And a player merged or renamed while eight writers record hands into the sessions the player
+sat in: every write takes its locks in the one order (`services.common`), so none deadlocks.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
@@ -30,8 +32,8 @@ from settlement.ledger import LedgerError
 from settlement.models import Hand, Player, Session, SettlementRow
 from settlement.services import player_rename
 from tests.conftest import ROOT
-from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, make_session
-from tests.services.writers import HANDS_EACH, THREADS, writers_run
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, make_session, record_hands
+from tests.services.writers import HAND, HANDS_EACH, THREADS, writers_run
 
 SEATS = 4
 ALL_HANDS = THREADS * HANDS_EACH  # 24
@@ -220,3 +222,65 @@ def test_a_new_session_form_submitted_twice_at_once_opens_one_session():
     assert (waited, outcome) == (True, {"second": "done"})
     (session,) = Session.objects.filter(club=club)
     assert [s.pk for s in opened] == [session.pk, session.pk]
+
+
+def _while_recording(sessions: list[Session], user, edit: Callable[[], object], *, writers: int = 8) -> list[str]:
+    """`writers` threads each recording hands into `sessions` (round robin) while `edit` runs on a connection of its
+    own, all started at once; the errors any of them met."""
+    barrier = threading.Barrier(writers + 1)
+    errors: list[str] = []
+
+    def run(write: Callable[[], object]) -> None:
+        try:
+            barrier.wait(timeout=30)
+            write()
+        except Exception as exc:
+            errors.append(f"{type(exc).__name__}: {exc}")
+        finally:
+            connections.close_all()
+
+    def record(session: Session) -> Callable[[], None]:
+        def write() -> None:
+            for _ in range(HANDS_EACH):
+                services.hand_record(session=session, user=user, hand_input=HAND)
+
+        return write
+
+    threads = [threading.Thread(target=run, args=(record(sessions[i % len(sessions)]),)) for i in range(writers)]
+    threads.append(threading.Thread(target=run, args=(edit,)))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    return errors
+
+
+def _renames(*, player: Player, user, names: list[str]) -> None:
+    for name in names:
+        player_rename(player=player, user=user, name=name)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite writers never overlap")
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("edit", ["merge", "rename"])
+def test_a_player_merged_or_renamed_while_hands_are_recorded_deadlocks_nothing(edit):
+    # The hands' writers lock their session, then (rebuilding the ratings) the club, and name the players in the
+    # rows they insert (a key-share lock); a merge or rename takes its locks in that same order, never in reverse.
+    club = make_club()
+    owner = make_member(club)
+    played = [make_session(club, owner, players=["甲", "乙", "丙", "丁"]) for _ in range(2)]
+    played.append(make_session(club, owner, players=["甲二", "乙", "丙", "丁"]))
+    for session in played:
+        record_hands(session, owner, BENXI_EXAMPLE)
+    jia = Player.objects.get(club=club, name="甲")
+    into = Player.objects.get(club=club, name="甲二")
+    for round_ in range(3):  # a deadlock needs an unlucky interleaving: give it a few chances
+        if edit == "merge":
+            run = functools.partial(services.player_merge, player=jia, into=into, user=owner)
+        else:
+            run = functools.partial(_renames, player=jia, user=owner, names=[f"甲{round_}-{k}" for k in range(5)])
+        assert _while_recording(played, owner, run) == []
+        if edit == "merge":
+            jia = make_player(club, f"甲{round_}")  # the next round's merged record, in a session of its own
+            played[0] = make_session(club, owner, players=[jia, "乙", "丙", "丁"])
+            record_hands(played[0], owner, BENXI_EXAMPLE)
