@@ -124,12 +124,12 @@ def _players_lock(player: Player, *others: Player) -> list[Player | None]:
     """`player` and `others` (None: not of `player`'s club), locked in the one order (module docstring): the
     sessions `player` sat in by id, its club, then the players by id. FOR NO KEY UPDATE throughout, so a row
     inserted meanwhile that names one of them (a hand's settlement rows, a new session's seats) does not wait."""
-    (club_id,) = Player.objects.filter(pk=player.pk).values_list("club_id", flat=True)
     sessions = (
         Session.objects.select_for_update(no_key=True, of=("self",)).filter(seats__player=player.pk).order_by("pk")
     )
     list(sessions.values_list("pk", flat=True))
-    list(Club.objects.select_for_update(no_key=True).filter(pk=club_id).values_list("pk", flat=True))
+    club = Club.objects.select_for_update(no_key=True, of=("self",)).filter(players=player.pk)
+    (club_id,) = club.values_list("pk", flat=True)
     ids = [player.pk, *(other.pk for other in others)]
     locked = Player.objects.select_for_update(no_key=True, of=("self",)).select_related("club")
     by_id = {found.pk: found for found in locked.filter(pk__in=ids, club_id=club_id).order_by("pk")}
