@@ -4,9 +4,12 @@ BAIFEN_BIND: where to listen (default 127.0.0.1:8000, behind a proxy on the same
 WEB_CONCURRENCY: worker processes (default 2: a club's load is a few scorekeepers at once).
 DATABASE_CONN_MAX_AGE: 60 s here unless set (settings.py's default is 0, for manage.py commands): a worker keeps
 its database connection between requests instead of opening one per request (bench/load.py: 6 → 11 req/s).
+The control socket (`gunicornc`) is `gunicorn.ctl` in the data folder (BAIFEN_DATA_DIR, default `data/`), not
+gunicorn's default `~/.gunicorn/gunicorn.ctl`, which every gunicorn of the user would share.
 """
 
 import os
+from pathlib import Path
 
 # Read by the workers' settings when they load the app (after this file, inherited through the fork).
 os.environ.setdefault("DATABASE_CONN_MAX_AGE", "60")
@@ -20,3 +23,6 @@ accesslog = "-"
 errorlog = "-"
 # Only the proxy on this machine may set X-Forwarded-* (Django trusts X-Forwarded-Proto only with DJANGO_HTTPS=1).
 forwarded_allow_ips = os.environ.get("BAIFEN_FORWARDED_ALLOW_IPS") or "127.0.0.1,::1"
+# This installation's own control socket (mode 0600, gunicorn's default mode), beside its secret key.
+data_dir = Path(os.environ.get("BAIFEN_DATA_DIR") or Path(__file__).resolve().parent / "data")
+control_socket = str(data_dir / "gunicorn.ctl")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
+from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
@@ -13,6 +14,24 @@ from settlement.api.errors import error_body
 
 def api_path(request: HttpRequest) -> bool:
     return request.path_info.startswith("/api/")
+
+
+class NulRefusalMiddleware:
+    """A NUL character in the path or the query string is a 400 (the site's page, or the API's error shape).
+
+    No address or parameter of the site has one, and PostgreSQL refuses it in any text it is asked to compare
+    (`/s/%00/` looked a share token up with it: a 500). One rule here instead of a check in every view.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if "\x00" in request.path_info or any(
+            "\x00" in key or any("\x00" in value for value in values) for key, values in request.GET.lists()
+        ):
+            raise BadRequest("NUL in the path or the query string")
+        return self.get_response(request)
 
 
 class ApiBodyLimitMiddleware:

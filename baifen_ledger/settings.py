@@ -117,7 +117,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    # After LocaleMiddleware: its refusal is in the request's language.
+    # After LocaleMiddleware: their refusals are in the request's language.
+    "baifen_ledger.middleware.NulRefusalMiddleware",
     "baifen_ledger.middleware.ApiBodyLimitMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -158,6 +159,9 @@ DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
+        # A kept connection (gunicorn.conf.py keeps them 60 s) is checked before a request's first query reuses
+        # it: one the server dropped (a restart, a failover) is replaced instead of failing that request.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

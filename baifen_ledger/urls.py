@@ -1,8 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from settlement.web.forms.login import AdminLoginForm
+
 from . import views
 
+admin.site.login_form = AdminLoginForm
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -2,13 +2,18 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from .web import clubs, hands, offline, players, sessions, share, stats, table, tokens
+from .web.forms.login import LoginForm
 
 session = "clubs/<slug:slug>/sessions/<int:session_id>/"
 hand = session + "hands/<int:number>/"
 
 urlpatterns = [
     path("", clubs.home, name="home"),
-    path("login/", auth_views.LoginView.as_view(template_name="settlement/login.html"), name="login"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(template_name="settlement/login.html", authentication_form=LoginForm),
+        name="login",
+    ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("tokens/", tokens.api_tokens, name="api_tokens"),
     path("tokens/<int:token_id>/revoke/", tokens.api_token_revoke, name="api_token_revoke"),

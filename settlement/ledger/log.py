@@ -350,21 +350,36 @@ def log_replay(
 
 @contextmanager
 def log_deletes_allowed(*, using: str = "default") -> Iterator[None]:
-    """Let the database delete hand log rows inside the caller's transaction (only `manage.py flush` does).
+    """Let the database delete log rows inside the caller's transaction (only `manage.py flush` does).
 
-    Sets the maintenance flag the append-only triggers check (migration 0004) and
-    clears it before the block ends, so it is never committed as set; a failure
-    inside rolls the caller's transaction, flag included, back. UPDATE stays refused.
+    The append-only triggers (migrations 0004 and 0014) refuse DELETE unless this block is running, and nothing
+    a plain write can do lets one through. PostgreSQL: a transaction-local setting the trigger function checks,
+    `baifen.maintenance`, set here and cleared before the block ends. SQLite: its `_no_delete` triggers are
+    dropped here and created again, from their own text, before the block ends (DDL is transactional there).
+    Either way nothing is committed unprotected; a failure inside rolls the caller's transaction back, the
+    triggers or the setting with it. UPDATE stays refused.
     """
     connection = connections[using]
     if not connection.in_atomic_block:
-        raise RuntimeError("log_deletes_allowed needs a transaction: the flag must never be committed as set")
+        raise RuntimeError("log_deletes_allowed needs a transaction: the protection must never be committed off")
     with connection.cursor() as cursor:
-        cursor.execute("UPDATE settlement_ledger_maintenance SET deletes_allowed = %s WHERE id = 1", [True])
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT set_config('baifen.maintenance', 'on', true)")
+            restore = ["SELECT set_config('baifen.maintenance', 'off', true)"]
+        else:
+            cursor.execute(
+                "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE %s ESCAPE '!'",
+                ["settlement!_%!_no!_delete"],
+            )
+            triggers = cursor.fetchall()
+            for name, _sql in triggers:
+                cursor.execute(f'DROP TRIGGER "{name}"')
+            restore = [sql for _name, sql in triggers]
     try:
         yield
     except BaseException:
-        transaction.set_rollback(True, using=using)  # the flag goes back with everything else
+        transaction.set_rollback(True, using=using)  # the protection comes back with everything else
         raise
     with connection.cursor() as cursor:
-        cursor.execute("UPDATE settlement_ledger_maintenance SET deletes_allowed = %s WHERE id = 1", [False])
+        for statement in restore:
+            cursor.execute(statement)

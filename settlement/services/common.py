@@ -4,6 +4,20 @@
 `derived_rebuild` replaces the derived rows from a hand on with a replay's (every write of hands, the
 operator's rebuild and the club restore end with it); `facts_stored` is a hand as stored (a recorded,
 corrected or imported one); the limits are those of the models and the settings.
+
+Lock order (PostgreSQL; SQLite has one writer at a time, its write transaction the lock). Every write takes
+its row locks in this order, skipping what it does not need, and never one of an earlier step after a later:
+
+1. sessions, by id: `session_lock` (a hand's write, close, reopen, the operator's rebuild, a share link);
+   a player edit locks every session the player sat in (`players._players_lock`);
+2. the club: `ratings._rebuild` (whenever ratings are rebuilt), a player edit;
+3. players, by id: a player edit;
+4. the rows the write changes (hands, revisions, derived rows, events).
+
+All FOR NO KEY UPDATE, never FOR UPDATE: a row inserted meanwhile that names a locked row (its foreign-key
+check takes FOR KEY SHARE) does not wait on it. An UPDATE of a key column (a player's name is in the unique
+(club, name)) takes FOR UPDATE implicitly and so waits for every writer that named the row: such a write first
+holds everything those writers lock before the row (the player's sessions, then the club).
 """
 
 from __future__ import annotations

@@ -5,6 +5,12 @@ old and new name, the survivor of a merge, who, when, why). A merge moves the
 merged record's seats, settlement rows and game rows to the survivor, marks
 it `merged_into` (it leaves the lists and pickers; its page redirects), and
 rebuilds the club's ratings from the start, since the two histories are now one.
+
+Locks follow the one order of every write (`common`, "Lock order"): the sessions the edited player sat in, then
+the club, then the players, then their rows. A rename changes a key (the name is in the unique (club, name)),
+so its UPDATE takes the player's row FOR UPDATE and waits for every writer that named the player in a row it
+inserted; those writers hold their session's lock and then want the club's. Holding the player's sessions
+first, a player edit never holds what such a writer waits on while it waits for that writer.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from .. import policy
 from ..ledger import LedgerError
 from ..ledger.ratings import ratings_rebuild_club
 from ..ledger.values import name_clean, name_key, text_clean
-from ..models import GameRow, Player, PlayerEvent, Session, SessionSeat, SettlementRow
+from ..models import Club, GameRow, Player, PlayerEvent, Session, SessionSeat, SettlementRow
 from ..rules.base import RulesError
 from .common import PLAYER_NAME_MAX, REASON_MAX, User
 
@@ -28,7 +34,7 @@ __all__ = ["player_merge", "player_rename"]
 def player_rename(*, player: Player, user: User, name: Any, reason: Any = "") -> Player:
     """Give the player a new name (cleaned like every name): no other player of the club has it, or one alike."""
     with transaction.atomic():
-        player = _player_lock(player)
+        (player,) = _players_lock(player)
         policy.require_manage(user=user, club_id=player.club_id)
         _not_merged(player, field="player")
         if not isinstance(name, str):
@@ -64,13 +70,15 @@ def player_merge(*, player: Player, into: Player, user: User, reason: Any = "") 
     session (then they are two people). Everything `player` played follows to `into`.
     """
     with transaction.atomic():
-        player = _player_lock(player)
-        policy.require_manage(user=user, club_id=player.club_id)
         if into.pk == player.pk:
+            (player,) = _players_lock(player)
+            policy.require_manage(user=user, club_id=player.club_id)
             raise LedgerError("player.merge_self", field="into")
-        into = Player.objects.select_for_update().filter(pk=into.pk, club_id=player.club_id).first()  # type: ignore[assignment]
-        if into is None:
+        player, found = _players_lock(player, into)
+        policy.require_manage(user=user, club_id=player.club_id)
+        if found is None:
             raise LedgerError("player.other_club", field="into")
+        into = found
         _not_merged(player, field="player")
         _not_merged(into, field="into")
         shared = (
@@ -112,8 +120,20 @@ def player_merge(*, player: Player, into: Player, user: User, reason: Any = "") 
     return into
 
 
-def _player_lock(player: Player) -> Player:
-    return Player.objects.select_for_update().select_related("club").get(pk=player.pk)
+def _players_lock(player: Player, *others: Player) -> list[Player | None]:
+    """`player` and `others` (None: not of `player`'s club), locked in the one order (module docstring): the
+    sessions `player` sat in by id, its club, then the players by id. FOR NO KEY UPDATE throughout, so a row
+    inserted meanwhile that names one of them (a hand's settlement rows, a new session's seats) does not wait."""
+    sessions = (
+        Session.objects.select_for_update(no_key=True, of=("self",)).filter(seats__player=player.pk).order_by("pk")
+    )
+    list(sessions.values_list("pk", flat=True))
+    club = Club.objects.select_for_update(no_key=True, of=("self",)).filter(players=player.pk)
+    (club_id,) = club.values_list("pk", flat=True)
+    ids = [player.pk, *(other.pk for other in others)]
+    locked = Player.objects.select_for_update(no_key=True, of=("self",)).select_related("club")
+    by_id = {found.pk: found for found in locked.filter(pk__in=ids, club_id=club_id).order_by("pk")}
+    return [by_id.get(pk) for pk in ids]
 
 
 def _not_merged(player: Player, *, field: str) -> None:

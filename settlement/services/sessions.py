@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from .. import policy
@@ -66,12 +66,41 @@ def session_open(
     return the session it opened instead of opening a second one.
     """
     client_key = client_key_clean(client_key)
+    try:
+        return _session_open(
+            club=club,
+            user=user,
+            variant=variant,
+            options_overrides=options_overrides,
+            players=players,
+            date=date,
+            venue=venue,
+            client_key=client_key,
+        )
+    except IntegrityError:
+        # Two submits of one form at once: both found no session under the key, the other's insert won.
+        existing = _session_keyed(club=club, client_key=client_key)
+        if existing is None:
+            raise
+        return existing
+
+
+def _session_open(
+    *,
+    club: Club,
+    user: User,
+    variant: str,
+    options_overrides: Mapping[str, Any] | None,
+    players: Sequence[Player | str],
+    date: datetime.date | None,
+    venue: str,
+    client_key: str,
+) -> Session:
     with transaction.atomic():
         policy.require_write(user=user, club_id=club.pk)
-        if client_key:
-            existing = Session.objects.filter(club=club, client_key=client_key).first()
-            if existing is not None:
-                return existing
+        existing = _session_keyed(club=club, client_key=client_key)
+        if existing is not None:
+            return existing
         rules = VARIANTS.get(variant)
         if rules is None:
             raise LedgerError.from_rules(RulesError("variant.unknown", field="variant", choices=", ".join(VARIANTS)))
@@ -147,14 +176,41 @@ def session_import(*, club: Club, user: User, document: Any, close: bool = True,
     document = json_clean(document, field="document")
     client_key = client_key_clean(client_key)
     digest = _import_digest(document, close=close) if client_key else ""
+    try:
+        return _session_import(
+            club=club, user=user, document=document, close=close, client_key=client_key, digest=digest
+        )
+    except IntegrityError:
+        # Two imports under one key at once: both found no session under it, the other's insert won.
+        existing = _session_keyed(club=club, client_key=client_key)
+        if existing is None:
+            raise
+        return _import_replayed(existing, digest=digest)
+
+
+def _session_keyed(*, club: Club, client_key: str) -> Session | None:
+    """The club's session opened or imported under `client_key` (none for no key).
+
+    Read again after a lost race on `session_client_key_unique_in_club`: the transaction that lost has rolled back,
+    and the winner's row is committed (its insert is what the loser's waited for), so this read sees it.
+    """
+    return Session.objects.filter(club=club, client_key=client_key).first() if client_key else None
+
+
+def _import_replayed(existing: Session, *, digest: str) -> SessionWrite:
+    if existing.client_digest != digest:
+        raise LedgerError("client_key.reused", field="client_key", subject="session", number=existing.pk)
+    return SessionWrite(session=existing, created=False)
+
+
+def _session_import(
+    *, club: Club, user: User, document: Any, close: bool, client_key: str, digest: str
+) -> SessionWrite:
     with transaction.atomic(), gc_paused():  # bulk.gc_paused: the collector is most of a long import's time
         policy.require_write(user=user, club_id=club.pk)
-        if client_key:
-            existing = Session.objects.filter(club=club, client_key=client_key).first()
-            if existing is not None:
-                if existing.client_digest != digest:
-                    raise LedgerError("client_key.reused", field="client_key", subject="session", number=existing.pk)
-                return SessionWrite(session=existing, created=False)
+        existing = _session_keyed(club=club, client_key=client_key)
+        if existing is not None:
+            return _import_replayed(existing, digest=digest)
         if isinstance(document, dict) and isinstance(document.get("hands"), list):
             hands_limit(len(document["hands"]))
         if isinstance(document, dict) and isinstance(document.get("players"), list):

@@ -100,3 +100,41 @@ def test_a_viewers_write_is_the_sites_403_page_in_the_language(client, lang, hea
     response = client.get("/clubs/v/sessions/new/", HTTP_ACCEPT_LANGUAGE=lang)
     assert response.status_code == 403
     assert f"<h1>{heading}</h1>" in response.content.decode()
+
+
+# Bad input no view should ever see: each a 400 in the page's or the API's shape, never a 500 (PostgreSQL refuses
+# NUL in text and django-axes records a failed login's username in 255 characters).
+BAD_REQUESTS = [
+    ("get", "/s/%00/", {}),
+    ("get", "/s/%00/live/", {}),
+    ("get", "/s/ab%00cd/", {}),
+    ("get", "/clubs/%00/", {}),
+    ("get", "/?next=%00", {}),
+    ("post", "/login/", {"username": "u" * 256, "password": "x"}),
+    ("post", "/login/", {"username": "u" * 151, "password": "x"}),  # longer than any account's username
+    ("post", "/admin/login/", {"username": "u" * 256, "password": "x"}),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "data"), BAD_REQUESTS)
+@pytest.mark.parametrize(("lang", "heading"), [("en", "Bad request"), ("zh-hans", "请求有误")])
+def test_bad_input_outside_any_form_is_the_sites_400_page(method, path, data, lang, heading):
+    client = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE=lang)
+    response = getattr(client, method)(path, data)
+    assert response.status_code == 400
+    assert f"<h1>{heading}</h1>" in response.content.decode()
+
+
+@pytest.mark.parametrize("path", ["/api/v1/clubs/%00/", "/api/v1/clubs/?x=%00", "/api/v1/variants/%00/"])
+def test_a_nul_in_an_api_address_is_a_400_in_the_one_error_shape(path):
+    user = make_member(make_club())
+    client = client_for(user)
+    client.raise_request_exception = False
+    assert_error(client.get(path), 400, "bad_request")
+
+
+def test_a_long_username_is_refused_before_any_attempt_is_recorded():
+    from axes.models import AccessAttempt
+
+    Client(raise_request_exception=False).post("/login/", {"username": "u" * 300, "password": "x"})
+    assert not AccessAttempt.objects.exists()

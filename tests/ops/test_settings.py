@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import runpy
 import secrets
+import sqlite3
 import stat
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+from gunicorn.config import Config
 
 from baifen_ledger.settings import secret_key_load
 from tests.conftest import ROOT
@@ -99,3 +103,43 @@ def test_the_deploy_check_passes_with_https_hosts_and_a_key():
         text=True,
     )
     assert result.returncode == 0, result.stderr
+
+
+def _sqlite_opened_in_subprocess(path: Path, tmp_path: Path) -> None:
+    """A fresh process opens the SQLite database at `path` once, as `manage.py` or a gunicorn worker would."""
+    code = "import django; django.setup(); from django.db import connection; connection.ensure_connection()"
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "BAIFEN_", "DATABASE_"))}
+    env = {**clean, "DJANGO_SETTINGS_MODULE": "baifen_ledger.settings", "BAIFEN_DATA_DIR": str(tmp_path)}
+    subprocess.run(
+        [sys.executable, "-c", code],
+        env={**env, "DATABASE_URL": f"sqlite:///{path}"},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+
+
+def test_a_new_sqlite_database_and_its_wal_are_private_to_the_owner(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    _sqlite_opened_in_subprocess(path, tmp_path)
+    files = [p for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")) if p.exists()]
+    assert path in files
+    assert {p.name: stat.S_IMODE(p.stat().st_mode) for p in files} == {p.name: 0o600 for p in files}
+
+
+def test_an_existing_world_readable_database_is_narrowed_when_opened(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    sqlite3.connect(path).close()
+    path.chmod(0o644)
+    _sqlite_opened_in_subprocess(path, tmp_path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_gunicorns_control_socket_is_the_installations_own_in_the_data_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("BAIFEN_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("DATABASE_CONN_MAX_AGE", "60")  # the file's setdefault leaves the environment as it was
+    conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    assert "control_socket" in Config().settings  # a setting gunicorn knows, not a typo it would ignore
+    assert conf["control_socket"] == str(tmp_path / "gunicorn.ctl")
+    assert not conf.get("control_socket_disable", False)

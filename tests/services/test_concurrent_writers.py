@@ -9,11 +9,14 @@ PostgreSQL the same workload runs in-process against the test database.
 Two writes that race on the club's players (PostgreSQL only: SQLite's writers never overlap), the first held
 uncommitted while the second runs: two renames to look-alike names (the second waits on the club's row, which
 `services.players` locks with the player's, and is refused), two openings that make one new guest (the second
-takes the first's).
+takes the first's), two imports or two submits of one new-session form under one key (the second is the
+first's replay). And a player merged or renamed while eight writers record hands into the sessions the player
+sat in: every write takes its locks in the one order (`services.common`), so none deadlocks.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
@@ -24,12 +27,13 @@ from collections.abc import Callable
 import pytest
 from django.db import connection, connections, transaction
 
+from settlement import services
 from settlement.ledger import LedgerError
 from settlement.models import Hand, Player, Session, SettlementRow
 from settlement.services import player_rename
 from tests.conftest import ROOT
-from tests.factories import make_club, make_member, make_player, make_session
-from tests.services.writers import HANDS_EACH, THREADS, writers_run
+from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, make_session, record_hands
+from tests.services.writers import HAND, HANDS_EACH, THREADS, writers_run
 
 SEATS = 4
 ALL_HANDS = THREADS * HANDS_EACH  # 24
@@ -172,3 +176,111 @@ def test_two_sessions_opened_at_once_with_one_new_name_seat_one_guest(other_club
     assert (waited, outcome) == (True, {"second": "done"})
     (guest,) = Player.objects.filter(club=club, name="新人")
     assert [session.seats.get(player=guest).seat for session in opened] == [0, 3]
+
+
+IMPORTED = {"variant": "baifen.benxi", "players": ["甲", "乙", "丙", "丁"], "hands": BENXI_EXAMPLE[:2]}
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite writers never overlap")
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("second_document", "second_outcome"),
+    [(IMPORTED, "done"), ({**IMPORTED, "hands": BENXI_EXAMPLE[:1]}, "client_key.reused")],
+)
+def test_two_imports_at_once_under_one_key_make_one_session_and_the_second_is_its_replay(
+    second_document, second_outcome
+):
+    # Both find no session under the key; the second's insert waits on the first's and then loses the unique
+    # constraint: it answers as a retry would (the same session, or the key's reuse refused), not an IntegrityError.
+    club = make_club()
+    owner = make_member(club)
+    writes: list[services.SessionWrite] = []
+    waited, outcome = _while_uncommitted(
+        lambda: writes.append(services.session_import(club=club, user=owner, document=IMPORTED, client_key="k1")),
+        lambda: writes.append(
+            services.session_import(club=club, user=owner, document=second_document, client_key="k1")
+        ),
+    )
+    assert (waited, outcome) == (True, {"second": second_outcome})
+    (session,) = Session.objects.filter(club=club)
+    assert [(write.session.pk, write.created) for write in writes] == [(session.pk, True)] + (
+        [(session.pk, False)] if second_outcome == "done" else []
+    )
+    assert Hand.objects.filter(session=session).count() == 2
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite writers never overlap")
+@pytest.mark.django_db(transaction=True)
+def test_a_new_session_form_submitted_twice_at_once_opens_one_session():
+    club = make_club()
+    owner = make_member(club)
+    opened: list[Session] = []
+    waited, outcome = _while_uncommitted(
+        lambda: opened.append(make_session(club, owner, client_key="form-1")),
+        lambda: opened.append(make_session(club, owner, client_key="form-1")),
+    )
+    assert (waited, outcome) == (True, {"second": "done"})
+    (session,) = Session.objects.filter(club=club)
+    assert [s.pk for s in opened] == [session.pk, session.pk]
+
+
+def _while_recording(sessions: list[Session], user, edit: Callable[[], object], *, writers: int = 8) -> list[str]:
+    """`writers` threads each recording hands into `sessions` (round robin) while `edit` runs on a connection of its
+    own, all started at once; the errors any of them met."""
+    barrier = threading.Barrier(writers + 1)
+    errors: list[str] = []
+
+    def run(write: Callable[[], object]) -> None:
+        try:
+            barrier.wait(timeout=30)
+            write()
+        except Exception as exc:
+            errors.append(f"{type(exc).__name__}: {exc}")
+        finally:
+            connections.close_all()
+
+    def record(session: Session) -> Callable[[], None]:
+        def write() -> None:
+            for _ in range(HANDS_EACH):
+                services.hand_record(session=session, user=user, hand_input=HAND)
+
+        return write
+
+    threads = [threading.Thread(target=run, args=(record(sessions[i % len(sessions)]),)) for i in range(writers)]
+    threads.append(threading.Thread(target=run, args=(edit,)))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    return errors
+
+
+def _renames(*, player: Player, user, names: list[str]) -> None:
+    for name in names:
+        player_rename(player=player, user=user, name=name)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite writers never overlap")
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("edit", ["merge", "rename"])
+def test_a_player_merged_or_renamed_while_hands_are_recorded_deadlocks_nothing(edit):
+    # The hands' writers lock their session, then (rebuilding the ratings) the club, and name the players in the
+    # rows they insert (a key-share lock); a merge or rename takes its locks in that same order, never in reverse.
+    club = make_club()
+    owner = make_member(club)
+    played = [make_session(club, owner, players=["甲", "乙", "丙", "丁"]) for _ in range(2)]
+    played.append(make_session(club, owner, players=["甲二", "乙", "丙", "丁"]))
+    for session in played:
+        record_hands(session, owner, BENXI_EXAMPLE)
+    jia = Player.objects.get(club=club, name="甲")
+    into = Player.objects.get(club=club, name="甲二")
+    for round_ in range(3):  # a deadlock needs an unlucky interleaving: give it a few chances
+        if edit == "merge":
+            run = functools.partial(services.player_merge, player=jia, into=into, user=owner)
+        else:
+            run = functools.partial(_renames, player=jia, user=owner, names=[f"甲{round_}-{k}" for k in range(5)])
+        assert _while_recording(played, owner, run) == []
+        if edit == "merge":
+            jia = make_player(club, f"甲{round_}")  # the next round's merged record, in a session of its own
+            played[0] = make_session(club, owner, players=[jia, "乙", "丙", "丁"])
+            record_hands(played[0], owner, BENXI_EXAMPLE)

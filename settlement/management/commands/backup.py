@@ -3,12 +3,14 @@
 SQLite's online backup API copies the database page by page as one
 consistent snapshot, writers carrying on meanwhile (copying the file could
 catch a write half done, or miss what is still in the WAL). The copy is
-`DIR/<database name>-<UTC time>.sqlite3`. PostgreSQL has its own tool: the
+`DIR/<database name>-<UTC time>.sqlite3`, mode 0600 from the start (it holds
+password hashes and session keys, as the database does). PostgreSQL has its own tool: the
 command refuses and names it.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 from pathlib import Path
@@ -38,8 +40,10 @@ class Command(BaseCommand):
         folder.mkdir(parents=True, exist_ok=True)
         stem = re.sub(r"[^\w-]+", "-", Path(str(connection.settings_dict["NAME"])).stem).strip("-") or "db"
         target = folder / f"{stem}-{timezone.now():%Y%m%dT%H%M%S%fZ}.sqlite3"
-        if target.exists():
-            raise CommandError(f"{target} exists already")
+        try:  # made empty and private before SQLite opens it; never over an existing file
+            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except FileExistsError:
+            raise CommandError(f"{target} exists already") from None
         connection.ensure_connection()
         copy = sqlite3.connect(target)
         try:

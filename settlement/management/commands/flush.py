@@ -1,11 +1,11 @@
-"""`manage.py flush` as Django's, able to empty the append-only hand log too.
+"""`manage.py flush` as Django's, able to empty the append-only logs too.
 
-The database refuses DELETE (and on PostgreSQL TRUNCATE) on the hand log
-unless `settlement_ledger_maintenance.deletes_allowed` is set (migration 0004).
-This command sets it inside the one transaction that empties every table and
-clears it again before that transaction commits, so nobody else ever sees it
-on; a failure rolls the whole flush back, flag included. Django's test
-framework flushes the database after each transactional test with this command.
+The database refuses DELETE (and on PostgreSQL TRUNCATE) on the hand log and
+the audit trails (migrations 0004 and 0014) outside `ledger.log_deletes_allowed`.
+This command runs inside it, in the one transaction that empties every table,
+which puts the protection back before that transaction commits, so nobody else
+ever sees the logs unprotected; a failure rolls the whole flush back. Django's
+test framework flushes the database after each transactional test with this command.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from settlement.ledger import log_deletes_allowed
 
 
 class Command(flush.Command):
-    help = flush.Command.help + " The hand log is emptied too (the database otherwise refuses to delete from it)."
+    help = flush.Command.help + " The logs are emptied too (the database otherwise refuses to delete from them)."
 
     def handle(self, **options: Any) -> None:
         database = options["database"]
