@@ -240,7 +240,10 @@ OPTION_TEXTS: Mapping[str, tuple[str, str]] = {
             "finish": (("过 A", "Passing A"), ("怎样算赢下一局", "how a game is won")),
             "start_level": (
                 ("起始级", "Starting level"),
-                ("一局开始时两队的级", "both teams' level when a game starts"),
+                (
+                    "一局开始时两队的级（不填为级序的第一级）",
+                    "both teams' level when a game starts (not given: the ladder's first level)",
+                ),
             ),
             "free_declarer": (_ROTATION, _ROTATION_HELP),
             "ladder": _LADDER,
@@ -277,7 +280,10 @@ OPTION_TEXTS: Mapping[str, tuple[str, str]] = {
         {
             "first_level": (
                 ("起始级", "Starting level"),
-                ("一局开始时两队的级", "both teams' level when a game starts"),
+                (
+                    "一局开始时两队的级（不填为级序的第一级）",
+                    "both teams' level when a game starts (not given: the ladder's first level)",
+                ),
             ),
             "last_level": (("出锅级", "Last level"), ("升过这一级即赢下一局", "a team promoted past it wins the game")),
             "threshold": (
