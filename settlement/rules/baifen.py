@@ -675,6 +675,7 @@ CLASSIC = Variant(
     deck_points=DECK_POINTS,
     zero_sum=True,
     player_counts=frozenset({4, 6}),
+    default_players=4,  # six is the rarer table (seed 001: 也有6人的)
     hand_fields=CLASSIC_FIELDS,
     defaults=lambda players: ClassicOptions(),
     presets={"经典": {}},

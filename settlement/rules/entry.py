@@ -385,8 +385,14 @@ class VariantSpec:
     unit: str
     zero_sum: bool
     player_counts: tuple[int, ...]
+    default_players: int  # the count a new session starts at, one of player_counts
     presets: tuple[PresetSpec, ...]
     options: tuple[OptionSpec, ...]
+
+
+def variant_default_players(variant: Variant) -> int:
+    """The player count a new session of `variant` starts at: its own, else the most it takes."""
+    return variant.default_players or max(variant.player_counts)
 
 
 def option_defaults(variant: Variant, players: int, preset: str | None = None) -> dict[str, Any]:
@@ -437,6 +443,7 @@ def options_spec(variant: Variant, lang: str = Lang.ZH) -> VariantSpec:
         unit=variant.unit,
         zero_sum=variant.zero_sum,
         player_counts=counts,
+        default_players=variant_default_players(variant),
         presets=presets,
         options=tuple(options),
     )
