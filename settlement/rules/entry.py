@@ -256,8 +256,12 @@ def entry(
                 )
             )
         elif name == "partner":
-            alone = Choice(value="none", label=text("field.partner.none", lang))
-            fields.append(make(name, FieldKind.SEAT, required=True, choices=(*seats, alone)))
+            # Alone is 1 against the other players - 1: 3, or 5 at a six-player classic table.
+            alone = Choice(value="none", label=text("field.partner.none" + ("" if players == 4 else f".{players}"), lang))
+            field = make(name, FieldKind.SEAT, required=True, choices=(*seats, alone))
+            if players != 4:
+                field = dataclasses.replace(field, help=text(f"field.partner.help.{players}", lang))
+            fields.append(field)
         elif name in ("forced", "no_trump_bottom", "surrender", "kou_di", "gan_guo"):
             fields.append(make(name, FieldKind.SWITCH, required=False, default=False))
         elif name in ("captured", "bottom_points"):

@@ -455,6 +455,11 @@ FIELD_TEXTS: Mapping[str, tuple[str, str]] = {
         "if the declarer holds the called card, it is 1 against 3",
     ),
     "field.partner.none": ("自己打（1 打 3）", "alone (1 against 3)"),
+    "field.partner.help.6": (
+        "叫的牌在庄家自己手里就是 1 打 5",
+        "if the declarer holds the called card, it is 1 against 5",
+    ),
+    "field.partner.none.6": ("自己打（1 打 5）", "alone (1 against 5)"),
     "field.no_trump_bottom": ("底牌无主（已亮出）", "The bottom had no trump (shown)"),
     "field.no_trump_bottom.help": ("投降或打宕时庄家少付", "the declarer pays less on a surrender or 打宕"),
     "field.surrender": ("投降", "Surrendered"),
