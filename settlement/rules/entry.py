@@ -256,11 +256,12 @@ def entry(
                 )
             )
         elif name == "partner":
-            # Alone is 1 against the other players - 1: 3, or 5 at a six-player classic table.
-            alone = Choice(value="none", label=text("field.partner.none" + ("" if players == 4 else f".{players}"), lang))
+            # Alone is 1 against all the others: 3, or 5 at a six-player classic table.
+            size = "" if players == 4 else f".{players}"
+            alone = Choice(value="none", label=text(f"field.partner.none{size}", lang))
             field = make(name, FieldKind.SEAT, required=True, choices=(*seats, alone))
-            if players != 4:
-                field = dataclasses.replace(field, help=text(f"field.partner.help.{players}", lang))
+            if size:
+                field = dataclasses.replace(field, help=text(f"field.partner.help{size}", lang))
             fields.append(field)
         elif name in ("forced", "no_trump_bottom", "surrender", "kou_di", "gan_guo"):
             fields.append(make(name, FieldKind.SWITCH, required=False, default=False))
