@@ -11,7 +11,7 @@ import pytest
 import yaml
 from django.core.management import call_command
 
-from settlement.models import Session
+from settlement.models import Player, Session
 
 from .conftest import assert_error
 
@@ -102,3 +102,20 @@ def test_the_schema_takes_classic_seats_0_to_5_and_four_to_six_players(tmp_path)
     hand = schemas["HandInputBaifenClassicScored"]["properties"]
     for field in ("dealer", "declarer", "partner"):
         assert (hand[field]["minimum"], hand[field]["maximum"]) == (0, 5), field
+
+
+def test_a_six_player_classic_players_stats_count_partners_and_opponents(table):
+    client = table.client("owner")
+    client.post(LIST.format("laonian"), _document(), format="json")
+    wu = Player.objects.get(club=table.club, name="戊")
+    groups = {g["group"]: g for g in client.get(f"/api/v1/clubs/laonian/players/{wu.pk}/stats/").json()["groups"]}
+    classic = groups["baifen/zhu"]
+    # 戊 declares hand 2 alone (100, made: +40) and is on the capture side of hands 1, 3 and 5:
+    # with 甲 乙 丁 against 丙 + 己 (made: −1), with 乙 丙 己 against 甲 + 丁 (broken: +2), with 甲 乙 丙 丁 against 己
+    # alone (made: −2).
+    assert (classic["total"], classic["declared"], classic["declarer_won"]) == (39, 1, 1)
+    partners = {row["player"]["name"]: (row["hands"], row["won"]) for row in classic["partners"]}
+    assert partners == {"甲": (2, 0), "乙": (3, 1), "丙": (2, 1), "丁": (2, 0), "己": (1, 1)}
+    opponents = {row["player"]["name"]: (row["hands"], row["won"], row["net"]) for row in classic["opponents"]}
+    # 己: hands 1 (−1), 2 (+40, won) and 5 (−2).
+    assert opponents["己"] == (3, 1, 37)

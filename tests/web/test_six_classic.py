@@ -155,3 +155,11 @@ def test_six_seats_have_six_distinct_colours_in_light_and_dark(css):
     assert len(schemes) == 2  # the light scheme and the dark one
     for colours in schemes:
         assert sorted(colours) == [str(s) for s in range(6)] and len(set(colours.values())) == 6
+
+
+def test_a_players_page_lists_the_six_player_session_and_its_partners(six):
+    client, session, _ = six
+    wu = session.seats.get(seat=4).player
+    page = _text(client.get(reverse("player_detail", args=[session.club.slug, wu.pk])).content.decode())
+    assert "+39" in page
+    assert all(name in page for name in SIX)
