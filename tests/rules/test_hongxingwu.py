@@ -756,7 +756,7 @@ def test_the_receipt_names_a_free_declarer_and_a_redeal():
     assert hands[2]["steps"] == ["redealt (all passed), no score"]
 
 
-def test_a_given_start_level_off_the_ladder_says_so():
+def test_a_start_level_off_the_ladder_says_so():
     error = refusal([], options={"ladder": ["4", "A"], "start_level": "2"})
     assert (error.code, error.field) == ("options.inconsistent", "options.start_level")
     assert error.message("en") == "inconsistent options: start_level 2 is not on the ladder"
