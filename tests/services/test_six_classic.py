@@ -1,4 +1,5 @@
-"""Six-player classic 打百分 in the ledger: opening, refusals, the stored results and settle-up, export and import.
+"""Six-player classic 打百分 in the ledger: opening, refusals, the stored results and settle-up, export and import,
+the club backup.
 
 The hands are ../shared/golden-next/baifen-classic-six-players.json's, worked by hand there: totals
 [−15, −9, −6, −15, +39, +6].
@@ -6,11 +7,17 @@ The hands are ../shared/golden-next/baifen-classic-six-players.json's, worked by
 
 from __future__ import annotations
 
+from io import StringIO
+
 import pytest
+from django.core.management import call_command
 
 from settlement import services
+from settlement.models import Club
 from settlement.selectors import session_results
 from tests.factories import make_club, make_member, make_session, record_hands
+
+from .test_club_backup import _snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -75,3 +82,19 @@ def test_the_export_reimports_into_another_club_with_the_same_figures(owner):
     first, second = (session_results(session=s, lang="zh-Hans").results for s in (session, again))
     assert [h["deltas"] for h in second["hands"]] == [h["deltas"] for h in first["hands"]]
     assert (second["totals"], second["settle_up"], second["players"]) == (first["totals"], first["settle_up"], SIX)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_club_backup_restores_a_six_player_session_as_it_was(tmp_path):
+    club = make_club(slug="six-club")
+    user = make_member(club)
+    session = make_session(club, user, variant="baifen.classic", players=SIX)
+    record_hands(session, user, HANDS)
+    services.session_close(session=session, user=user)
+    before = _snapshot(club)
+    path = tmp_path / "club.json"
+    call_command("club_export", "six-club", str(path), stderr=StringIO())
+    call_command("flush", interactive=False, verbosity=0)
+    call_command("club_import", str(path), stdout=StringIO())
+    assert _snapshot(Club.objects.get(slug="six-club")) == before
+    assert before["sessions"][0]["results"]["totals"] == [-15, -9, -6, -15, 39, 6]
