@@ -44,6 +44,7 @@ golden: $(STAMP)
 	$(PY) ../shared/tools/check_golden.py --python $(PY)
 	$(PY) ../shared/tools/check_golden.py --python $(PY) --dir tests/golden
 	$(PY) ../shared/tools/check_golden.py --python $(PY) --dir ../shared/golden-shengji
+	$(PY) ../shared/tools/check_golden.py --python $(PY) --dir ../shared/golden-next
 
 # `make docs`: docs/rules/'s options tables and worked examples, written again from the engine (tests/test_docs.py
 # fails while they are out of date).

@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # BAIFEN_SHARED_DIR: where the shared rules data lives when the tree runs from a copy (mutmut's mutants/).
 SHARED = Path(os.environ.get("BAIFEN_SHARED_DIR") or ROOT.parent / "shared")
 SHARED_GOLDEN = SHARED / "golden"
+SHARED_GOLDEN_NEXT = SHARED / "golden-next"
 OWN_GOLDEN = ROOT / "tests" / "golden"
 
 # "ci" (the default, and what CI runs) keeps `make test` within minutes on 2 cores;

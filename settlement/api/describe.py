@@ -58,6 +58,7 @@ class VariantSpecSerializer(serializers.Serializer):
     unit = serializers.CharField()
     zero_sum = serializers.BooleanField()
     player_counts = serializers.ListField(child=serializers.IntegerField())
+    default_players = serializers.IntegerField(help_text="the player count a new session starts at")
     presets = PresetSpecSerializer(many=True)
     options = OptionSpecSerializer(many=True)
 

@@ -194,7 +194,9 @@ def _seat(value: Any, names: Sequence[str], lang: str) -> str:
 
 
 def _partner(value: Any, names: Sequence[str], lang: str) -> str:
-    return _("alone (1 against 3)") if value is None else _seat(value, names, lang)
+    if value is None:
+        return _("alone (1 against 5)") if len(names) == 6 else _("alone (1 against 3)")
+    return _seat(value, names, lang)
 
 
 def _choice(field: str) -> Callable[[Any, Sequence[str], str], str]:

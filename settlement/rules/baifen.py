@@ -11,7 +11,7 @@ a fixed award instead. Team totals run within a 盘 until one team reaches
 the target (出锅) or falls to minus the target (后门走).
 
 Classic (`baifen.classic`): sides are formed each hand by the called friend
-card (partner, or 1 against 3); the bid is broken once the capture side
+card (partner, or the declarer alone; 4 or 6 players); the bid is broken once the capture side
 reaches 100 − bid; the loser pays a multiple of the stake, doubled for a
 clean hand or a captured last trick and eight-fold on a 100 bid. No 盘: one
 running total per player, zero-sum.
@@ -310,6 +310,16 @@ MESSAGES: Mapping[str, tuple[str, str]] = {
     ),
     "classic.alone_won": ("庄家一打三：+{total}，其余各 −{a}", "declarer alone: +{total}, the others −{a} each"),
     "classic.alone_lost": ("庄家一打三：−{total}，其余各 +{a}", "declarer alone: −{total}, the others +{a} each"),
+    "classic.two_v_two_won_6": (
+        "庄家、朋家各 +{share}，另四家各 −{a}",
+        "declarer and partner +{share} each, the other four −{a} each",
+    ),
+    "classic.two_v_two_lost_6": (
+        "庄家、朋家各 −{share}，另四家各 +{a}",
+        "declarer and partner −{share} each, the other four +{a} each",
+    ),
+    "classic.alone_won_6": ("庄家一打五：+{total}，其余各 −{a}", "declarer alone: +{total}, the others −{a} each"),
+    "classic.alone_lost_6": ("庄家一打五：−{total}，其余各 +{a}", "declarer alone: −{total}, the others +{a} each"),
 }
 
 
@@ -557,7 +567,7 @@ class ClassicTable(StatelessTable):
             outcome=outcome,
             tags=tuple(tags),
             declarer_won=won,
-            deltas=_classic_pay(declarer, partner, won, amount, steps),
+            deltas=_classic_pay(declarer, partner, won, amount, ctx.players, steps),
             steps=tuple(steps),
             next_dealer=(dealer + 1) % ctx.players,
         )
@@ -613,16 +623,23 @@ def _multiple(
     return outcome, won, multiple, why
 
 
-def _classic_pay(declarer: Seat, partner: Seat | None, won: bool, amount: int, steps: list[Msg]) -> Deltas:
-    """Classic rule step 3: each opponent pays or receives A; 2 v 2 the declarer and partner ±A, 1 v 3 ±3A."""
+def _classic_pay(
+    declarer: Seat, partner: Seat | None, won: bool, amount: int, players: int, steps: list[Msg]
+) -> Deltas:
+    """Classic rule step 3: each opponent pays or receives A and the declarer side takes or pays the sum in equal
+    shares: 2 v 2 ±A each, 1 v 3 ±3A; with six players 2 v 4 ±2A each, 1 v 5 ±5A."""
     sign = 1 if won else -1
+    side = (declarer,) if partner is None else (declarer, partner)
+    opponents = players - len(side)
+    share = opponents * amount // len(side)
+    size = "" if players == 4 else f"_{players}"
     if partner is None:
-        key = "classic.alone_won" if won else "classic.alone_lost"
-        steps.append(Msg(key=key, params={"a": amount, "total": 3 * amount}))
-        return tuple(sign * 3 * amount if seat == declarer else -sign * amount for seat in range(4))
-    key = "classic.two_v_two_won" if won else "classic.two_v_two_lost"
-    steps.append(Msg(key=key, params={"a": amount}))
-    return tuple(sign * amount if seat in (declarer, partner) else -sign * amount for seat in range(4))
+        key = ("classic.alone_won" if won else "classic.alone_lost") + size
+        steps.append(Msg(key=key, params={"a": amount, "total": share}))
+    else:
+        key = ("classic.two_v_two_won" if won else "classic.two_v_two_lost") + size
+        steps.append(Msg(key=key, params={"a": amount, "share": share}))
+    return tuple(sign * share if seat in side else -sign * amount for seat in range(players))
 
 
 REGIONAL_FIELDS = frozenset({"dealer", "declarer", "bid", "captured", "kou", "forced", "redeal"})
@@ -657,7 +674,8 @@ CLASSIC = Variant(
     unit="注",
     deck_points=DECK_POINTS,
     zero_sum=True,
-    player_counts=frozenset({4}),
+    player_counts=frozenset({4, 6}),
+    default_players=4,  # six is the rarer table (seed 001: 也有6人的)
     hand_fields=CLASSIC_FIELDS,
     defaults=lambda players: ClassicOptions(),
     presets={"经典": {}},

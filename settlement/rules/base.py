@@ -269,6 +269,7 @@ class Variant:
     zero_sum: bool
     player_counts: frozenset[int]
     hand_fields: frozenset[str]
+    default_players: int = 0  # the count a new session starts at (0: the most of player_counts)
     has_levels: bool = False
     has_tribute: bool = False
     deck_points: int = 0  # the point cards of the deck(s): `captured` or the bottom above it is refused first

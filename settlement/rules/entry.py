@@ -256,8 +256,13 @@ def entry(
                 )
             )
         elif name == "partner":
-            alone = Choice(value="none", label=text("field.partner.none", lang))
-            fields.append(make(name, FieldKind.SEAT, required=True, choices=(*seats, alone)))
+            # Alone is 1 against all the others: 3, or 5 at a six-player classic table.
+            size = "" if players == 4 else f".{players}"
+            alone = Choice(value="none", label=text(f"field.partner.none{size}", lang))
+            field = make(name, FieldKind.SEAT, required=True, choices=(*seats, alone))
+            if size:
+                field = dataclasses.replace(field, help=text(f"field.partner.help{size}", lang))
+            fields.append(field)
         elif name in ("forced", "no_trump_bottom", "surrender", "kou_di", "gan_guo"):
             fields.append(make(name, FieldKind.SWITCH, required=False, default=False))
         elif name in ("captured", "bottom_points"):
@@ -385,8 +390,14 @@ class VariantSpec:
     unit: str
     zero_sum: bool
     player_counts: tuple[int, ...]
+    default_players: int  # the count a new session starts at, one of player_counts
     presets: tuple[PresetSpec, ...]
     options: tuple[OptionSpec, ...]
+
+
+def variant_default_players(variant: Variant) -> int:
+    """The player count a new session of `variant` starts at: its own, else the most it takes."""
+    return variant.default_players or max(variant.player_counts)
 
 
 def option_defaults(variant: Variant, players: int, preset: str | None = None) -> dict[str, Any]:
@@ -437,6 +448,7 @@ def options_spec(variant: Variant, lang: str = Lang.ZH) -> VariantSpec:
         unit=variant.unit,
         zero_sum=variant.zero_sum,
         player_counts=counts,
+        default_players=variant_default_players(variant),
         presets=presets,
         options=tuple(options),
     )

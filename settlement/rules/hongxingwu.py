@@ -26,7 +26,7 @@ and rotation are in `levels.py`, shared with `gunzi.py`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -220,7 +220,11 @@ class HongxingwuOptions:
         '"must_play_ace": win by a promotion while declaring at A (A必打); "pass_ace": by any promotion past A',
         parse_enum(Finish),
     )
-    start_level: str = option("2", "both teams' level at the start of a game", parse_choice(LEVELS))
+    start_level: str = option(
+        "2",
+        "both teams' level at the start of a game; one not given is the ladder's first level",
+        parse_choice(LEVELS),
+    )
     free_declarer: bool = option(False, "accept an entered declarer that differs from the rotation", parse_bool)
     # House rules from real tables (docs/rules/hongxingwu.md), read as in docs/rules/shengji.md.
     ladder: tuple[str, ...] = option(LEVELS, "the levels a team climbs, first to last", parse_ladder)
@@ -233,6 +237,12 @@ class HongxingwuOptions:
         'bottom_multiplier: "power" a power of two (2^N), "times" any even number (2N)',
         parse_enum(KouMultiplier),
     )
+
+    def derive(self, *, given: frozenset[str]) -> HongxingwuOptions:
+        """hongxingwu.md: `start_level` defaults to the first level of `ladder`; a given one is kept (and checked)."""
+        if "start_level" in given or not self.ladder:
+            return self
+        return replace(self, start_level=self.ladder[0])
 
     def check(self) -> None:
         check_ladder(

@@ -240,7 +240,10 @@ OPTION_TEXTS: Mapping[str, tuple[str, str]] = {
             "finish": (("过 A", "Passing A"), ("怎样算赢下一局", "how a game is won")),
             "start_level": (
                 ("起始级", "Starting level"),
-                ("一局开始时两队的级", "both teams' level when a game starts"),
+                (
+                    "一局开始时两队的级（不填为级序的第一级）",
+                    "both teams' level when a game starts (not given: the ladder's first level)",
+                ),
             ),
             "free_declarer": (_ROTATION, _ROTATION_HELP),
             "ladder": _LADDER,
@@ -277,7 +280,10 @@ OPTION_TEXTS: Mapping[str, tuple[str, str]] = {
         {
             "first_level": (
                 ("起始级", "Starting level"),
-                ("一局开始时两队的级", "both teams' level when a game starts"),
+                (
+                    "一局开始时两队的级（不填为级序的第一级）",
+                    "both teams' level when a game starts (not given: the ladder's first level)",
+                ),
             ),
             "last_level": (("出锅级", "Last level"), ("升过这一级即赢下一局", "a team promoted past it wins the game")),
             "threshold": (
@@ -449,6 +455,11 @@ FIELD_TEXTS: Mapping[str, tuple[str, str]] = {
         "if the declarer holds the called card, it is 1 against 3",
     ),
     "field.partner.none": ("自己打（1 打 3）", "alone (1 against 3)"),
+    "field.partner.help.6": (
+        "叫的牌在庄家自己手里就是 1 打 5",
+        "if the declarer holds the called card, it is 1 against 5",
+    ),
+    "field.partner.none.6": ("自己打（1 打 5）", "alone (1 against 5)"),
     "field.no_trump_bottom": ("底牌无主（已亮出）", "The bottom had no trump (shown)"),
     "field.no_trump_bottom.help": ("投降或打宕时庄家少付", "the declarer pays less on a surrender or 打宕"),
     "field.surrender": ("投降", "Surrendered"),

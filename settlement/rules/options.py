@@ -223,6 +223,10 @@ def options_resolve(defaults: T, overrides: Any) -> T:
             raise RulesError("option.unknown", field=f"options.{name}", name=name)
         changes[name] = fields[name].metadata["parse"](raw, f"options.{name}")
     resolved = dataclasses.replace(defaults, **changes)  # type: ignore[type-var]
+    # An option whose default follows another (红星五 start_level: the ladder's first level) unless it is given.
+    derive = getattr(resolved, "derive", None)
+    if derive is not None:
+        resolved = derive(given=frozenset(changes))
     check = getattr(resolved, "check", None)
     if check is not None:
         check()

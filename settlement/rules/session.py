@@ -34,7 +34,7 @@ from .options import options_dump
 from .registry import VARIANTS
 
 STATE_VERSION = 1
-SETTLE_UP_SEATS = 4  # the most seats a zero-sum variant has; settle_up_transfers is minimal up to here
+SETTLE_UP_SEATS = 6  # the most seats a zero-sum variant has; the settle-up search over 2^k subsets is cheap up to here
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -359,35 +359,57 @@ def hand_facts(variant: Variant, hand: HandInput, result: HandResult) -> dict[st
 
 
 def settle_up_transfers(totals: Sequence[int], *, unit_value: int = 1) -> tuple[Transfer, ...]:
-    """The fewest transfers that clear zero-sum totals: the largest debt pays the largest credit (of equal ones,
-    the lower seat's first), until all clear.
+    """The fewest transfers that clear zero-sum totals, in seat order.
 
     With k seats owed or owing the minimum is k minus the most groups the
-    balances split into that each sum to zero. Every zero-sum variant seats at
-    most 4, and there this greedy rule reaches it: with k ≤ 3 no proper group
-    sums to zero, so k − 1 transfers are the least; with k = 4 the only split is
-    two pairs {a, −a}, {b, −b}, and the largest debt and the largest credit are
-    then one pair (|a| ≥ |b|), cleared in one transfer, the other pair in the
-    next. More seats could split three ways the greedy rule does not see, so
-    they are refused (a 5- or 6-seat zero-sum variant needs a search here).
+    balances split into that each sum to zero (each group of j clears in
+    j − 1 transfers, and no fewer). Each transfer is the first, in the order
+    "the largest debt pays the largest credit (of equal ones, the lower seat's
+    first)", that still leaves a minimal settle-up; it pays the whole smaller
+    of the two balances. Up to 4 seats that is always the first choice — the
+    plain greedy rule is minimal there — while at 5 or 6 seats the greedy
+    rule could pair across two groups that clear apart.
     """
-    balances = {seat: value * unit_value for seat, value in enumerate(totals) if value}
-    if sum(balances.values()) != 0:
+    balances = [value * unit_value for value in totals]
+    if sum(balances) != 0:
         raise AssertionError(f"settle-up needs zero-sum totals, got {list(totals)}")
-    if len(balances) > SETTLE_UP_SEATS:
-        raise AssertionError(
-            f"settle-up is minimal for at most {SETTLE_UP_SEATS} seats owed or owing, got {len(balances)}"
-        )
+    owed = sum(1 for b in balances if b)
+    if owed > SETTLE_UP_SEATS:
+        raise AssertionError(f"settle-up searches at most {SETTLE_UP_SEATS} seats owed or owing, got {owed}")
     transfers: list[Transfer] = []
-    left = dict(balances)
-    while any(left.values()):
-        payer = min(left, key=lambda s: (left[s], s))
-        payee = max(left, key=lambda s: (left[s], -s))
-        amount = min(-left[payer], left[payee])
+    left = list(balances)
+    while any(left):
+        fewest = _fewest_transfers(left)
+        payers = sorted((s for s, v in enumerate(left) if v < 0), key=lambda s: (left[s], s))
+        payees = sorted((s for s, v in enumerate(left) if v > 0), key=lambda s: (-left[s], s))
+        for payer, payee in ((p, q) for p in payers for q in payees):
+            amount = min(-left[payer], left[payee])
+            after = list(left)
+            after[payer] += amount
+            after[payee] -= amount
+            if 1 + _fewest_transfers(after) == fewest:
+                break
         transfers.append(Transfer(payer=payer, payee=payee, amount=amount))
-        left[payer] += amount
-        left[payee] -= amount
+        left = after
     return tuple(sorted(transfers, key=lambda t: (t.payer, t.payee)))
+
+
+def _fewest_transfers(balances: Sequence[int]) -> int:
+    """Seats owed or owing minus the most zero-sum groups they split into: a DP over the 2^k subsets.
+
+    best[mask] is the most zero-sum groups that the prefixes of some ordering of `mask` close: adding one seat
+    to a subset closes one more group exactly when the grown subset sums to zero.
+    """
+    owed = [b for b in balances if b]
+    k = len(owed)
+    sums = [0] * (1 << k)
+    best = [0] * (1 << k)
+    for mask in range(1, 1 << k):
+        low = mask & -mask
+        sums[mask] = sums[mask ^ low] + owed[low.bit_length() - 1]
+        most = max(best[mask ^ (1 << i)] for i in range(k) if mask >> i & 1)
+        best[mask] = most + (sums[mask] == 0)
+    return k - best[(1 << k) - 1]
 
 
 def session_settle(raw: Any, *, lang: str = Lang.ZH) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from ..ledger import LedgerError
 from ..models import Player, Session, variant_label
 from ..presentation.options import option_rows
 from ..presentation.sessions import event_lines
+from ..rules.entry import variant_default_players
 from ..rules.registry import VARIANTS
 from ..scoping import get_membership_for_user, get_session_for_user, int_param, request_lang
 from .forms import SessionOpenForm
@@ -40,12 +41,13 @@ def session_new(request: HttpRequest, slug: str) -> HttpResponse:
         return render(request, "settlement/session_new.html", {"club": club, "variants": choices})
     rules = VARIANTS[key]
     counts = sorted(rules.player_counts)
+    usual = variant_default_players(rules)
     try:
-        n_players = int(request.GET.get("players", counts[-1]))
+        n_players = int(request.GET.get("players", usual))
     except ValueError:
-        n_players = counts[-1]
+        n_players = usual
     if n_players not in counts:
-        n_players = counts[-1]
+        n_players = usual
     preset = request.GET.get("preset")
     if preset not in rules.presets:
         preset = next(iter(rules.presets), None)

@@ -86,19 +86,24 @@ def test_the_demo_clubs_ratings_follow_each_outcome(demo):
     assert [row[3] for row in rows if row[1] == "小李"] == [1, 2, 1]
 
 
-def test_a_closed_friend_card_session_is_one_ranking_by_total(demo):
-    rows = _rows(demo, "baifen.classic")
-    session = Session.objects.get(club=demo, variant="baifen.classic")
+@pytest.mark.parametrize(("order", "date", "seats"), [(1, "2026-11-14", 4), (2, "2026-11-30", 6)])
+def test_a_closed_friend_card_session_is_one_ranking_by_total(demo, order, date, seats):
+    # The demo's two classic sessions, four players and six: each is one outcome, everyone on their own.
+    rows = [row for row in _rows(demo, "baifen.classic") if row[0] == order]
+    session = Session.objects.get(club=demo, variant="baifen.classic", date=date)
     totals = {seat.player.name: seat.total for seat in services_seats(session)}
-    assert {row[1] for row in rows} == set(totals) and {row[0] for row in rows} == {1}
+    assert len(totals) == seats and {row[1] for row in rows} == set(totals)
     ranks = {row[1]: row[3] for row in rows}
-    mus = {row[1]: row[4] for row in rows}
+    before = {name: mu for o, name, *_, mu, _sigma, _ordinal in _rows(demo, "baifen.classic") if o < order}
+    gained = {name: row[4] - before.get(name, MU) for name in totals for row in rows if row[1] == name}
     for a in totals:
         for b in totals:
             if totals[a] > totals[b]:
-                assert ranks[a] < ranks[b] and mus[a] > mus[b]
+                assert ranks[a] < ranks[b]
             if totals[a] == totals[b]:
                 assert ranks[a] == ranks[b]
+    # the session's winner gains and its loser loses, whatever they stood at before
+    assert gained[max(totals, key=totals.__getitem__)] > 0 > gained[min(totals, key=totals.__getitem__)]
 
 
 def services_seats(session):
@@ -111,12 +116,13 @@ def services_seats(session):
 def test_the_demo_rates_what_has_an_outcome_and_nothing_else(demo):
     # The level games' demo sessions (打滚子, 红星五, 升级) and the open 本溪 300 end no game yet (`manage.py settle`
     # shows game 1 unfinished in each): no rating. 本溪 11-07 finished three 盘; the closed friend-card and
-    # individual sessions (classic 11-14, 打二鬼 11-15, 标分 11-16) are one ranking each.
+    # individual sessions (classic 11-14 and the six-player 11-30, 打二鬼 11-15, 标分 11-16) are one ranking each.
     families = dict.fromkeys(RatingRow.objects.filter(club=demo).values_list("family", flat=True).order_by("family"))
     assert list(families) == ["baifen", "baifen.classic", "biaofen", "erguai"]
     assert RatingRow.objects.filter(club=demo, family="baifen").values("order").distinct().count() == 3
-    for family in ("baifen.classic", "biaofen", "erguai"):
-        assert set(RatingRow.objects.filter(club=demo, family=family).values_list("order", flat=True)) == {1}
+    for family, orders in (("baifen.classic", {1, 2}), ("biaofen", {1}), ("erguai", {1})):
+        assert set(RatingRow.objects.filter(club=demo, family=family).values_list("order", flat=True)) == orders
+    assert RatingRow.objects.filter(club=demo, family="baifen.classic", order=2).count() == 6
 
 
 def _snapshot(club):

@@ -7,7 +7,7 @@ import pytest
 from settlement.rules.base import RulesError
 from settlement.rules.registry import VARIANTS
 
-from .helpers import settle, settle_hand
+from .helpers import refused, settle, settle_hand
 
 A, B = (0, 2), (1, 3)
 
@@ -781,3 +781,79 @@ def test_the_classic_deal_passes_to_the_next_seat_and_an_entered_dealer_wins():
     ]
     got = [(h["dealer"], h["declarer"], h["next_dealer"]) for h in settle("baifen.classic", hands)["hands"]]
     assert got == [(2, 0, 3), (3, 1, 0), (0, 3, 1)]
+
+
+# Six-player classic (baifen.md classic, seed 001 也有6人的): the declarer side plays the other four or five; each
+# opponent pays or receives A and the declarer side shares the sum. Declarer 0, dealer 0.
+SIX = ["甲", "乙", "丙", "丁", "戊", "己"]
+CLASSIC_SIX = [
+    # 2 v 4, made plain (captured 30 < 40), A = 1: the four −1 each, the two +2 each
+    pytest.param(
+        {"partner": 3, "bid": 60, "captured": 30},
+        {},
+        [2, -1, -1, 2, -1, -1],
+        "庄家、朋家各 +2，另四家各 −1",
+        id="2 v 4 made",
+    ),
+    # 2 v 4, broken with 抠底: m 2, A = 2; the four +2 each, the two −4 each
+    pytest.param(
+        {"partner": 5, "bid": 70, "captured": 30, "kou_di": True},
+        {},
+        [-4, 2, 2, 2, 2, -4],
+        "庄家、朋家各 −4，另四家各 +2",
+        id="2 v 4 broken kou_di",
+    ),
+    # 1 v 5, made clean: m 2, stake 3 → A = 6; the five −6 each, the declarer +30
+    pytest.param(
+        {"partner": None, "bid": 50, "captured": 0},
+        {"stake": 3},
+        [30, -6, -6, -6, -6, -6],
+        "庄家一打五：+30，其余各 −6",
+        id="1 v 5 clean stake 3",
+    ),
+    # 1 v 5, a 100 bid broken: m 8; the five +8 each, the declarer −40
+    pytest.param(
+        {"partner": None, "bid": 100, "captured": 5},
+        {},
+        [-40, 8, 8, 8, 8, 8],
+        "庄家一打五：−40，其余各 +8",
+        id="1 v 5 hundred broken",
+    ),
+]
+
+
+@pytest.mark.parametrize(("hand", "options", "deltas", "line"), CLASSIC_SIX)
+def test_six_player_classic_shares_the_stake_across_the_sides(hand, options, deltas, line):
+    result = settle_hand(
+        "baifen.classic", {"dealer": 0, "declarer": 0, **hand}, options=options or None, players=6, names=SIX
+    )
+    assert (result["deltas"], result["steps"][-1]) == (deltas, line)
+
+
+def test_six_player_classic_receipt_in_english():
+    hand = {"dealer": 0, "declarer": 2, "partner": 4, "bid": 60, "captured": 45}
+    result = settle_hand("baifen.classic", hand, players=6, names=SIX, lang="en")
+    assert result["steps"][-1] == "declarer and partner −2 each, the other four +1 each"
+
+
+def test_six_player_classic_passes_the_deal_round_six_seats():
+    hands = [{"dealer": 4, "declarer": 0, "partner": 1, "bid": 60, "captured": 20}]
+    hands += [{"declarer": 1, "partner": None, "bid": 60, "captured": 20}, {"redeal": "all_pass"}]
+    hands += [{"declarer": 5, "partner": 0, "bid": 60, "captured": 20}]
+    got = [(h["dealer"], h["next_dealer"]) for h in settle("baifen.classic", hands, players=6, names=SIX)["hands"]]
+    assert got == [(4, 5), (5, 0), (0, 1), (1, 2)]
+
+
+@pytest.mark.parametrize(
+    ("players", "hand", "code", "field", "number"),
+    [
+        (5, {"declarer": 0, "partner": 1, "bid": 60, "captured": 20}, "players.count", "players", None),
+        (6, {"declarer": 6, "partner": 1, "bid": 60, "captured": 20}, "seat.invalid", "declarer", 1),
+        (6, {"declarer": 0, "partner": 6, "bid": 60, "captured": 20}, "seat.invalid", "partner", 1),
+        (6, {"declarer": 0, "partner": -1, "bid": 60, "captured": 20}, "seat.invalid", "partner", 1),
+        (6, {"dealer": 6, "declarer": 0, "partner": 1, "bid": 60, "captured": 20}, "seat.invalid", "dealer", 1),
+    ],
+)
+def test_classic_refuses_five_players_and_seats_off_a_six_player_table(players, hand, code, field, number):
+    error = refused("baifen.classic", [hand], players=players, names=SIX)
+    assert (error.code, error.field, error.hand) == (code, field, number)

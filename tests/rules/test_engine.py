@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from settlement.rules import session_settle
@@ -287,6 +287,16 @@ def test_an_empty_session_has_no_games():
         # equal credits: the lower seat is paid first. −4 pays seat 0 its 3 → [0, 3, −1, −2];
         # then −2 pays seat 1 → [0, 1, −1, 0]; then seat 2 pays seat 1 its last 1
         ([3, 3, -4, -2], [(2, 0, 3), (2, 1, 1), (3, 1, 2)]),
+        # +5 −2 −3 | +4 −4: two groups, 3 transfers; the greedy rule would take 4 (−4 → +5 first)
+        ([5, -2, -3, 4, -4], [(1, 0, 2), (2, 0, 3), (4, 3, 4)]),
+        # +6 −6 | +5 −2 −3 | nothing: the largest debt (−6) meets the largest credit (+6) first anyway
+        ([6, -6, 5, -2, -3, 0], [(1, 0, 6), (3, 2, 2), (4, 2, 3)]),
+        # +7 −3 −4 | +6 −1 −5: greedy pays −5 → +7 and then needs 5; the split needs 4
+        ([7, -3, -4, 6, -1, -5], [(1, 0, 3), (2, 0, 4), (4, 3, 1), (5, 3, 5)]),
+        # three pairs at six seats, equal figures: the lower seats pair first
+        ([2, -2, 2, -2, 2, -2], [(1, 0, 2), (3, 2, 2), (5, 4, 2)]),
+        # the 6-player classic worked session's totals: −6 +6 pair off, the other four clear in 3
+        ([-15, -9, -6, -15, 39, 6], [(0, 4, 15), (1, 4, 9), (2, 5, 6), (3, 4, 15)]),
     ],
 )
 def test_settle_up_uses_the_fewest_transfers(totals, expected):
@@ -309,14 +319,18 @@ def _most_zero_sum_groups(balances: list[int]) -> int:
 
 
 @st.composite
-def _zero_sum_totals(draw: st.DrawFn) -> list[int]:
-    seats = draw(st.integers(min_value=3, max_value=SETTLE_UP_SEATS))
+def _zero_sum_totals(draw: st.DrawFn, most: int = SETTLE_UP_SEATS) -> list[int]:
+    seats = draw(st.integers(min_value=3, max_value=most))
     head = draw(st.lists(st.integers(min_value=-8, max_value=8), min_size=seats - 1, max_size=seats - 1))
     return [*head, -sum(head)]
 
 
 @given(_zero_sum_totals())
+@example([5, -2, -3, 4, -4])  # five seats: greedy would pair −4 with +5 across the two groups
+@example([7, -3, -4, 6, -1, -5])  # six seats: greedy would pair −5 with +7 across the two groups
+@example([1, -1, 2, -2, 3, -3])  # six seats, three pairs
 def test_settle_up_needs_as_few_transfers_as_an_exhaustive_split_finds(totals):
+    # Three to six seats: every zero-sum variant's table, 6-player classic 打百分 the largest.
     # k seats owed or owing, split into the most zero-sum groups g: the fewest transfers is k − g.
     # Small figures (−8…8) make pairs {a, −a} and ties common, the cases where a split matters.
     nonzero = [t for t in totals if t]
@@ -328,6 +342,26 @@ def test_settle_up_needs_as_few_transfers_as_an_exhaustive_split_finds(totals):
         cleared[t.payer] += t.amount
         cleared[t.payee] -= t.amount
     assert cleared == [0] * len(totals)
+
+
+def _greedy_settle_up(totals: list[int]) -> list[tuple[int, int, int]]:
+    """The settle-up before six seats: the largest debt pays the largest credit (ties: lower seat) until clear."""
+    left = dict(enumerate(totals))
+    transfers = []
+    while any(left.values()):
+        payer = min(left, key=lambda s: (left[s], s))
+        payee = max(left, key=lambda s: (left[s], -s))
+        amount = min(-left[payer], left[payee])
+        transfers.append((payer, payee, amount))
+        left[payer] += amount
+        left[payee] -= amount
+    return sorted(transfers)
+
+
+@given(_zero_sum_totals(most=4))
+def test_settle_up_at_four_seats_is_the_greedy_pairing_it_always_was(totals):
+    # Up to 4 seats the greedy pairing is minimal, and sessions already settled must read the same.
+    assert [(t.payer, t.payee, t.amount) for t in settle_up_transfers(totals)] == _greedy_settle_up(totals)
 
 
 def test_every_zero_sum_variant_seats_at_most_the_settle_up_limit():
@@ -371,10 +405,10 @@ def test_a_hand_with_deltas_for_another_number_of_seats_is_an_engine_defect():
         session_play(parsed)
 
 
-def test_settle_up_refuses_more_seats_than_it_is_minimal_for():
-    # +5 −2 −3 | +4 −4: two groups, 3 transfers; the greedy rule would take 4 (−4 → +5 first).
-    with pytest.raises(AssertionError, match="at most 4"):
-        settle_up_transfers([5, -2, -3, 4, -4])
+def test_settle_up_refuses_more_seats_than_it_searches():
+    # No zero-sum variant seats seven; the search over 2^k subsets is bounded where the variants are.
+    with pytest.raises(AssertionError, match=r"at most 6 seats owed or owing, got 7$"):
+        settle_up_transfers([6, -1, -1, -1, -1, -1, -1])
 
 
 def test_settle_up_refuses_totals_that_do_not_sum_to_zero():

@@ -681,3 +681,34 @@ def test_field_kinds():
     assert kinds["bombs"] is FieldKind.COUNT and kinds["captured"] is FieldKind.POINTS
     captured = describe("biaofen").field("captured")
     assert captured is not None and (captured.maximum, captured.step) == (200, 5)  # two decks
+
+
+@pytest.mark.parametrize(
+    ("players", "seats", "alone", "help_"),
+    [
+        (4, ["0", "1", "2", "3"], "alone (1 against 3)", "if the declarer holds the called card, it is 1 against 3"),
+        (
+            6,
+            ["0", "1", "2", "3", "4", "5"],
+            "alone (1 against 5)",
+            "if the declarer holds the called card, it is 1 against 5",
+        ),
+    ],
+)
+def test_the_classic_partner_field_offers_every_seat_and_alone_against_all_the_others(players, seats, alone, help_):
+    rules = VARIANTS["baifen.classic"]
+    field = next(
+        f
+        for f in entry(rules, rules.defaults(players), TableState(), players=players, lang="en").fields
+        if f.name == "partner"
+    )
+    assert [c.value for c in field.choices] == [*seats, "none"]
+    assert (field.choices[-1].label, field.help) == (alone, help_)
+
+
+@pytest.mark.parametrize(
+    ("variant", "counts", "start"), [("baifen.classic", (4, 6), 4), ("shengji", (4, 6), 6), ("biaofen", (3, 4), 4)]
+)
+def test_a_variant_says_which_player_counts_it_takes_and_which_a_new_session_starts_at(variant, counts, start):
+    spec = options_spec(VARIANTS[variant])
+    assert (spec.player_counts, spec.default_players) == (counts, start)

@@ -11,9 +11,9 @@ import pytest
 from settlement.rules.base import RulesError
 from settlement.rules.session import session_settle
 
-from ..conftest import OWN_GOLDEN, SHARED_GOLDEN
+from ..conftest import OWN_GOLDEN, SHARED_GOLDEN, SHARED_GOLDEN_NEXT
 
-CASES = sorted([*SHARED_GOLDEN.glob("*.json"), *OWN_GOLDEN.glob("*.json")])
+CASES = sorted([*SHARED_GOLDEN.glob("*.json"), *SHARED_GOLDEN_NEXT.glob("*.json"), *OWN_GOLDEN.glob("*.json")])
 # The shared refusals name the hand and the field only; the code each must be refused with, read from the rules.
 SHARED_CODES = {
     "bad-baifen-benxi-place2-bid80.json": "bid.place_minimum",
@@ -44,6 +44,11 @@ def _differs(expect: Any, got: Any, path: str = "$") -> str | None:
                 return found
         return None
     return None if expect == got else f"{path}: expected {expect!r}, got {got!r}"
+
+
+def test_the_next_shared_golden_cases_are_replayed():
+    # golden-next holds the cases of rules the reference added lately (6-player classic 打百分).
+    assert [p.name for p in SHARED_GOLDEN_NEXT.glob("*.json")] and set(SHARED_GOLDEN_NEXT.glob("*.json")) <= set(CASES)
 
 
 def test_there_are_golden_cases_of_our_own():

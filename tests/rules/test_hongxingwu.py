@@ -495,7 +495,7 @@ def test_times_shapes_may_be_even_and_power_shapes_may_not():
         ({"must_defend": ["A"]}, "options.must_defend"),
         ({"ladder": ["2", "4", "A"], "no_skip": ["3"]}, "options.no_skip"),
         ({"ladder": ["4", "2", "A"]}, "options.ladder"),
-        ({"ladder": ["4", "A"]}, "options.start_level"),  # start 2 is not on it
+        ({"ladder": ["4", "A"], "start_level": "2"}, "options.start_level"),  # a given start 2 is not on it
     ],
 )
 def test_house_rule_options_must_fit_the_ladder(options, field):
@@ -757,9 +757,26 @@ def test_the_receipt_names_a_free_declarer_and_a_redeal():
 
 
 def test_a_start_level_off_the_ladder_says_so():
-    error = refusal([], options={"ladder": ["4", "A"]})
+    error = refusal([], options={"ladder": ["4", "A"], "start_level": "2"})
     assert (error.code, error.field) == ("options.inconsistent", "options.start_level")
     assert error.message("en") == "inconsistent options: start_level 2 is not on the ladder"
+
+
+@pytest.mark.parametrize(
+    ("options", "start"),
+    [
+        ({}, "2"),  # the default ladder's first level
+        ({"ladder": ["4", "8", "A"]}, "4"),  # a house ladder without 2: its first level
+        ({"ladder": ["3", "5", "A"], "must_defend": ["5"]}, "3"),
+        ({"ladder": ["2", "5", "A"]}, "2"),
+        ({"ladder": ["4", "8", "A"], "start_level": "8"}, "8"),  # a given one is kept
+    ],
+)
+def test_the_start_level_defaults_to_the_ladders_first_level(options, start):
+    result = settle(V, [{"declarer": 0, "captured": 0}], options=options)
+    assert result["options"]["start_level"] == start
+    # both teams stand there before the first hand: the declaring team climbs from it, the other stays on it
+    assert result["hands"][0]["levels"][1] == start
 
 
 def test_a_hand_played_on_from_the_stored_state_starts_from_both_teams_levels():

@@ -13,12 +13,12 @@ from settlement import services
 from settlement.models import GameRow, Hand, Player, Role, Session, SettlementRow
 from settlement.rules.session import session_settle
 from settlement.selectors import session_results
-from tests.conftest import SHARED_GOLDEN
+from tests.conftest import SHARED_GOLDEN, SHARED_GOLDEN_NEXT
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, make_session, record_hands
 
 pytestmark = pytest.mark.django_db
 
-GOLDEN = sorted(SHARED_GOLDEN.glob("*.json"))
+GOLDEN = sorted([*SHARED_GOLDEN.glob("*.json"), *SHARED_GOLDEN_NEXT.glob("*.json")])  # golden-next: 6-player classic
 VALID = [path for path in GOLDEN if "expect" in json.loads(path.read_text(encoding="utf-8"))]
 INVALID = [path for path in GOLDEN if "expect_error" in json.loads(path.read_text(encoding="utf-8"))]
 

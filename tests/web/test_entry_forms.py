@@ -149,3 +149,18 @@ def test_the_session_page_has_no_json_box_but_a_link_to_the_table(owner_client):
     page = client.get(reverse("session_detail", kwargs={"slug": club.slug, "session_id": session.pk})).content.decode()
     assert "<textarea" not in page
     assert reverse("table", kwargs={"slug": club.slug, "session_id": session.pk}) in page
+
+
+def test_a_hongxingwu_ladder_without_2_starts_at_its_first_level_unless_one_is_picked(owner_client):
+    # hongxingwu.md: start_level defaults to the ladder's first level; one that is given must be on the ladder.
+    client, club, _ = owner_client
+    url = reverse("session_new", kwargs={"slug": club.slug}) + "?variant=hongxingwu"
+    data = page_defaults(client.get(url).context["form"])
+    data |= {f"seat_{seat}_name": name for seat, name in enumerate(["甲", "乙", "丙", "丁"])}
+    ladder = [level for level in data["option_ladder"] if level not in ("2", "3")]
+    assert client.post(url, data | {"option_ladder": ladder}).status_code == 302
+    session = Session.objects.get()
+    assert (session.options["ladder"][0], session.options["start_level"]) == ("4", "4")
+    picked = data | {"option_ladder": ladder, "option_start_level": "6", "client_key": "another"}
+    assert client.post(url, picked).status_code == 302
+    assert Session.objects.exclude(pk=session.pk).get().options["start_level"] == "6"

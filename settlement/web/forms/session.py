@@ -238,7 +238,11 @@ class SessionOpenForm(forms.Form):
             names = [name for _label, names in self._subfields[option.key] for name in names]
             if any(name in self.errors for name in names):
                 continue
-            overrides[option.key] = self._option_value(option, data)
+            value = self._option_value(option, data)
+            # A value left at the variant's own default is not given: an option that follows another
+            # (红星五 start_level: the ladder's first level) then follows it.
+            if value != option.defaults[self.n_players]:
+                overrides[option.key] = value
         data["overrides"] = overrides
         seated: list[Player | str] = []
         for seat in range(self.n_players):

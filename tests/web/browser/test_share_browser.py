@@ -94,3 +94,30 @@ def test_without_javascript_a_reload_shows_the_news(new_page, live_server):
     player.reload()
     expect(player.locator("#hand-2")).to_be_visible()
     assert overflows(player) == []
+
+
+SIX = ["甲", "乙", "丙", "丁", "戊", "己"]
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 720}], ids=["phone", "tv-720p"])
+def test_six_classic_seats_fit_the_big_screen_in_six_colours(new_page, live_server, viewport):
+    # 6-player classic (rules/baifen.md): every seat's row is on the first screen, each its own colour.
+    club = make_club()
+    keeper = make_member(club)
+    session = make_session(club, keeper, variant="baifen.classic", players=SIX)
+    record_hands(session, keeper, [{"declarer": 4, "bid": 100, "partner": None, "captured": 0}])
+    link = services.share_create(session=session, user=keeper)
+    page = new_page(viewport=viewport)
+    for url in (f"{live_server.url}/s/{link.token}/?view=tv", f"{live_server.url}/s/{link.token}/"):
+        page.goto(url)
+        rows = page.locator("table.board tbody tr")
+        assert rows.count() == 6
+        if "view=tv" in url:
+            for i in range(6):
+                box = rows.nth(i).bounding_box()
+                assert box is not None and box["y"] + box["height"] <= viewport["height"], (i, box)
+        colours = page.eval_on_selector_all(
+            "table.board tbody .swatch", "els => els.map(e => getComputedStyle(e).backgroundColor)"
+        )
+        assert len(set(colours)) == 6, colours
+        assert overflows(page) == []

@@ -215,6 +215,10 @@ def test_nothing_scrolls_sideways_at_360_by_740(new_page, live_server):
     for variant, hand in played.items():
         sessions[variant] = make_session(club, owner, variant=variant)
         record_hands(sessions[variant], owner, [hand])
+    sessions["classic-6"] = make_session(
+        club, owner, variant="baifen.classic", players=["很长的名字一号", "二", "三", "四", "很长的名字五号", "六"]
+    )
+    record_hands(sessions["classic-6"], owner, [{"declarer": 4, "bid": 60, "partner": 5, "captured": 30}])
     closed = make_session(club, owner, variant="erguai", players=["很长的名字一号", "很长的名字二号", "三", "四"])
     record_hands(closed, owner, [played["erguai"]])
     services.session_close(session=closed, user=owner)
