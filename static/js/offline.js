@@ -143,7 +143,8 @@
     var out = [];
     new FormData(form).forEach(function (value, name) {
       if (typeof value !== "string") return;
-      if (name === "action" || name === "csrfmiddlewaretoken" || name === "client_key") return;
+      /* `expected` is the kept hand's own number (send adds it), not the page's. */
+      if (name === "action" || name === "csrfmiddlewaretoken" || name === "client_key" || name === "expected") return;
       out.push([name, value]);
     });
     return out;
