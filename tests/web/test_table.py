@@ -633,7 +633,8 @@ def test_the_entry_form_carries_the_number_it_is_entered_as(owner_client):
     client, club, owner = owner_client
     session = make_session(club, owner)
     record_hands(session, owner, BENXI_EXAMPLE[:2])
-    assert re.search(r'<input type="hidden" name="expected" value="3">', client.get(_url("table", session)).content.decode())
+    page = client.get(_url("table", session)).content.decode()
+    assert '<input type="hidden" name="expected" value="3">' in page
 
 
 def test_a_hand_entered_on_a_page_another_device_moved_on_is_a_conflict_then_recorded_as_the_next_hand(owner_client):
