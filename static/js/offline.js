@@ -164,6 +164,68 @@
     dirty = false;
   }
 
+  /* The seat the next hand starts from (its dealer, or in the level games its declarer), moved on from the
+     last hand kept, by the rotation the engine describes (the form's data-rotation-*, rules/entry.py):
+     the seat after the dealer where the rules fix it. Where the kept hand's result decides (标分, the level
+     games), the phone cannot settle the hand: nothing is pre-selected, the two seats the result chooses
+     between are named, and a seat left unchosen is the server's to set by the rules when the hand is sent.
+     So the seat the page was drawn with (the server's, before any kept hand) never goes out stale. */
+  function rotate() {
+    var queue = waiting();
+    var last = queue[queue.length - 1];
+    var data = form.dataset;
+    var name = data.rotationSeat;
+    if (!last || !name) return;
+    var players = parseInt(data.players, 10) || 4;
+    var names = (data.seatNames || "").split("\n");
+    var entered = {};
+    last.fields.forEach(function (pair) { entered[pair[0]] = pair[1]; });
+    var seatOf = function (value) { return value === undefined || value === "" ? null : parseInt(value, 10); };
+    var seatName = function (seat) { return names[seat] || String(seat + 1); };
+    var hand = handName(last.expected);
+    var next = null, won = null, lost = null;
+    if (entered.redeal) {
+      var base = seatOf(entered[name]);
+      if (base !== null) next = (base + parseInt(data.rotationRedeal, 10)) % players;
+    } else if (data.rotationScored !== "") {
+      var dealer = seatOf(entered.dealer);
+      if (dealer !== null) next = (dealer + parseInt(data.rotationScored, 10)) % players;
+    } else {
+      var declarer = seatOf(entered.declarer);
+      if (declarer !== null) {
+        won = (declarer + parseInt(data.rotationWon, 10)) % players;
+        lost = (declarer + parseInt(data.rotationLost, 10)) % players;
+      }
+    }
+    var fieldset = form.querySelector('fieldset[data-group="' + name + '"]');
+    if (!fieldset) return;
+    var hint = fieldset.querySelector(".rotation-hint");
+    if (!hint) {
+      hint = el("p", "hint rotation-hint");
+      fieldset.insertBefore(hint, fieldset.querySelector("legend").nextSibling);
+    }
+    var values = { hand: hand, won: won === null ? "" : seatName(won), lost: lost === null ? "" : seatName(lost) };
+    hint.textContent = next !== null ? fill(T("rotation-next"), { hand: hand, seat: seatName(next) }) :
+      won !== null ? fill(T("rotation-ask"), values) : "";
+    hint.hidden = !hint.textContent;
+    var locked = fieldset.querySelector(".locked");
+    if (locked) {
+      /* The rotation's declarer, shown not chosen: the kept seat, or none (the server sets it). */
+      var hidden = locked.querySelector('input[name="' + name + '"]');
+      var shown = locked.querySelector("strong");
+      if (hidden) hidden.disabled = next === null;
+      if (hidden && next !== null) hidden.value = String(next);
+      if (shown) shown.textContent = next !== null ? seatName(next) : won !== null ? fill(T("rotation-server"), values) : "?";
+      hint.hidden = true;
+    } else {
+      form.querySelectorAll('input[name="' + name + '"]').forEach(function (input) {
+        input.checked = next !== null && input.value === String(next);
+      });
+    }
+    if (name === "dealer") data.dealer = next === null ? "" : String(next);
+    form.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
   /* `key`: the key of a Record whose request got no answer (it may have arrived: the server records it once). */
   function enqueue(key) {
     var status = form.querySelector(".submit-status");
@@ -197,6 +259,7 @@
       if (status) status.textContent = fill(T("kept"), { hand: handName(item.expected) });
       return refresh();
     }).then(function () {
+      rotate();
       if (navigator.onLine) sync();
     });
   }
@@ -343,14 +406,20 @@
   /* Put a kept hand back into the form: Record saves it in its place (same key, same order). */
   function edit(item) {
     form.reset();
+    /* A seat shown, not chosen (the rotation's declarer) goes out only if the kept hand has it. */
+    form.querySelectorAll(".locked input[type=hidden]").forEach(function (input) { input.disabled = true; });
     item.fields.forEach(function (pair) {
       form.querySelectorAll('[name="' + pair[0] + '"]').forEach(function (input) {
         if (input.type === "radio") input.checked = input.value === pair[1];
         else if (input.type === "checkbox") input.checked = true;
-        else if (input.type !== "hidden" || pair[0] !== "client_key") input.value = pair[1];
+        else if (input.type !== "hidden" || pair[0] !== "client_key") {
+          input.value = pair[1];
+          input.disabled = false;
+        }
       });
     });
     editing = item;
+    form.querySelectorAll(".rotation-hint").forEach(function (hint) { hint.hidden = true; });
     form.dispatchEvent(new Event("change", { bubbles: true }));
     render();
     var entry = document.getElementById("entry");
@@ -487,6 +556,7 @@
           drop(item.key);
         }
       });
+      if (!editing) rotate();
       if (navigator.onLine && waiting().length) sync();
     });
   }
