@@ -173,7 +173,7 @@ def table_sync(request: HttpRequest, slug: str, session_id: int) -> HttpResponse
     hand_input = form.cleaned_data["hand"]
     try:
         if existing is not None and request.POST.get("correct") == "1":
-            write = services.hand_correct(
+            services.hand_correct(
                 session=session,
                 user=request.user,
                 number=existing.number,
@@ -181,7 +181,9 @@ def table_sync(request: HttpRequest, slug: str, session_id: int) -> HttpResponse
                 reason=_("Edited on the phone after it was sent: the hand it became is corrected."),
                 revision=int_param(request.POST.get("revision")),
             )
-            return JsonResponse({**_recorded(session, existing.number, created=False), "corrected": True})
+            answer = _recorded(session, existing.number, created=False)
+            label = str(hand_label(session.variant, existing.number, "corrected"))
+            return JsonResponse({**answer, "label": label, "corrected": True})
         write = services.hand_record(
             session=session,
             user=request.user,

@@ -289,6 +289,10 @@
     body.append("client_key", item.key);
     body.append("expected", String(item.expected));
     if (item.force) body.append("force", "1");
+    if (item.correct) {
+      body.append("correct", "1");
+      body.append("revision", String(item.correct.revision));
+    }
     body.append("csrfmiddlewaretoken", csrf());
     return fetch(texts.dataset.sync, {
       method: "POST", body: body, credentials: "same-origin", headers: { "X-CSRFToken": csrf() }
@@ -303,10 +307,19 @@
           var by = data.number - item.expected;
           item.status = "recorded";
           item.number = data.number;
+          item.corrected = !!data.corrected;
           item.receipt = { label: data.label, figures: data.figures || [], steps: data.steps || [] };
           item.message = "";
           return save(item).then(function () { return by ? shiftAfter(item, by) : null; })
             .then(function () { return "recorded"; });
+        }
+        if (data.reused && !item.correct) {
+          /* Its first sending did arrive, as hand `number` (the answer was lost), and the hand was edited on
+             this phone since: the edit becomes a correction of that hand, a revision with a reason in its
+             trail, rather than a second hand under a new key, which would count the hand twice. */
+          item.correct = { number: data.number, revision: data.revision };
+          item.message = "";
+          return save(item).then(function () { return send(item); });
         }
         item.status = data.moved ? "moved" : "refused";
         item.message = data.message || T("unexpected");
@@ -446,6 +459,7 @@
     node.appendChild(head);
     if (recorded && item.receipt) {
       node.appendChild(el("p", "receipt-label", item.receipt.label));
+      if (item.corrected) node.appendChild(el("p", "hint corrected-note", fill(T("corrected"), { hand: handName(item.number) })));
       if (item.receipt.figures.length) node.appendChild(el("p", "figures", item.receipt.figures.join(" · ")));
       var steps = el("ol", "steps");
       item.receipt.steps.forEach(function (step) { steps.appendChild(el("li", null, step)); });
@@ -462,7 +476,8 @@
     }
     var actions = el("p", "kept-actions");
     if (item.status === "moved") actions.appendChild(button(T("send-anyway"), "secondary send-anyway", function () { sendAnyway(item); }));
-    if (item.status === "refused" || item.status === "moved") actions.appendChild(button(T("edit"), "secondary edit", function () { edit(item); }));
+    /* A waiting hand can be edited too: if an earlier sending of it did arrive, the edit becomes a correction. */
+    actions.appendChild(button(T("edit"), "secondary edit", function () { edit(item); }));
     actions.appendChild(button(T("discard"), "secondary discard", function () { discard(item); }));
     node.appendChild(actions);
     return node;

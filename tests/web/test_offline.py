@@ -221,6 +221,7 @@ def test_the_edit_asked_for_as_a_correction_is_a_new_revision_of_the_hand_it_bec
     answer = _sync(client, session, body, key="phone-1", expected=1, lang="en").json()
     # 80 + 35 = 115 > 100: broken, A −80, B +35 (rules/baifen.md).
     assert (answer["status"], answer["number"], answer["corrected"]) == ("recorded", 1, True)
+    assert answer["label"] == "Hand 1, corrected"
     assert answer["figures"] == ["甲·丙 −80 → −80", "乙·丁 +35 → 35"]
     revisions = list(HandRevision.objects.filter(hand__session=session).order_by("number"))
     assert [(r.number, r.input["captured"]) for r in revisions] == [(1, 20), (2, 35)]

@@ -340,3 +340,45 @@ def test_a_level_game_kept_offline_leaves_the_next_declarer_to_the_result_and_ne
     stored = HandRevision.objects.filter(hand__session=session).order_by("hand__number")
     assert [(r.input["declarer"], r.input["captured"]) for r in stored] == [(0, 30), (2, 100), (3, 30)]
     assert page.js_errors == []
+
+
+def test_a_kept_hand_edited_after_a_sending_whose_answer_was_lost_becomes_a_correction_of_that_hand(
+    new_page, live_server
+):
+    """The lost answer: hand 1 (captured 20) reaches the server, its answer never reaches the phone; the
+    scorekeeper then edits the kept hand to 35. The server keeps one hand 1, corrected to 35 (80 + 35 = 115
+    > 100: broken), and the phone says so — never "recorded" while the edit is dropped."""
+    session, (page,) = _offline_table(new_page, live_server)
+    _enter_offline(page, [{**HANDS[0], "captured": 20}])
+
+    def arrives_but_no_answer(route):
+        if route.request.method != "POST":
+            return route.continue_()
+        route.fetch()  # the server records it …
+        return route.abort()  # … and the phone never hears
+
+    sync = re.compile(r"/table/sync/$")
+    page.route(sync, arrives_but_no_answer)
+    page.context.set_offline(False)
+    expect(page.locator("#kept .kept-status")).to_contain_text("could not be reached")
+    assert _captured(session) == [20]
+    page.context.set_offline(True)
+    page.unroute(sync)
+
+    page.locator("#kept article.hand.kept.pending button.edit").click()
+    expect(page.locator(".col-entry .provisional")).to_contain_text("Editing Hand 1")
+    page.fill('input[name="captured"]', "35")
+    page.click("button.record")
+    expect(page.locator("#kept article.hand.kept.pending .phone-says")).to_contain_text("35")
+
+    page.context.set_offline(False)
+    page.wait_for_url(re.compile(r"/table/\?saved=1#next$"))
+    revisions = list(HandRevision.objects.filter(hand__session=session).order_by("number"))
+    assert [(r.number, r.input["captured"]) for r in revisions] == [(1, 20), (2, 35)]
+    assert revisions[1].reason == "Edited on the phone after it was sent: the hand it became is corrected."
+    assert Hand.objects.filter(session=session).count() == 1
+    sent = page.locator("#kept article.hand.kept.recorded")
+    expect(sent).to_contain_text("Hand 1 had reached the server before it was edited on this phone")
+    expect(sent).to_contain_text("Hand 1, corrected")
+    expect(sent).to_contain_text("115 > 100: broken")
+    assert page.js_errors == []
