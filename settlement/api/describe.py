@@ -93,6 +93,20 @@ class TributeDueSerializer(serializers.Serializer):
     payee = serializers.IntegerField()
 
 
+class RotationSerializer(serializers.Serializer):
+    seat = serializers.ChoiceField(
+        choices=["dealer", "declarer"], help_text="the next hand's field it fills (declarer: the level games)"
+    )
+    redeal = serializers.IntegerField(help_text="after a hand thrown in: seats after its `seat` (0: the same)")
+    scored = serializers.IntegerField(
+        allow_null=True, help_text="after a scored hand: seats after its dealer; null: by the result"
+    )
+    won = serializers.IntegerField(
+        allow_null=True, help_text="by the result: seats after the declarer when the declaring side won"
+    )
+    lost = serializers.IntegerField(allow_null=True, help_text="by the result: seats after the declarer otherwise")
+
+
 class EntrySerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="the ledger number the next hand gets")
     game = serializers.IntegerField()
@@ -107,6 +121,7 @@ class EntrySerializer(serializers.Serializer):
     declarer_locked = serializers.BooleanField()
     tribute = TributeDueSerializer(allow_null=True)
     levels = serializers.ListField(child=serializers.CharField(), allow_null=True)
+    rotation = RotationSerializer(help_text="how the next hand's dealer (level games: declarer) moves on")
 
 
 @extend_schema(

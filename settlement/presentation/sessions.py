@@ -61,7 +61,8 @@ def hand_label(variant: str, n: int, what: str = "hand", message: str = "") -> s
     their rules' own texts say (下一副 …). English says "hand" in every game: the level games' texts
     are the same msgids under the context "level game". `what`: `hand` (a heading), `fix` (the
     correction form's heading), `corrected` (a correction's receipt), `recorded`, `fixed` (notices),
-    `refused` (another hand's refusal, `message`), `next` (the share page's next hand).
+    `refused` (another hand's refusal, `message`), `next` (the share page's next hand), `record_as` (the
+    Record button of a hand that moved on).
     """
     if VARIANTS[variant].has_levels:
         texts = {
@@ -72,6 +73,7 @@ def hand_label(variant: str, n: int, what: str = "hand", message: str = "") -> s
             "fixed": pgettext("level game", "Hand %(n)s fixed; the totals after it are settled again."),
             "refused": pgettext("level game", "Hand %(n)s: %(message)s"),
             "next": pgettext("level game", "Next: hand %(n)s"),
+            "record_as": pgettext("level game", "Record as hand %(n)s"),
         }
     else:
         texts = {
@@ -82,6 +84,7 @@ def hand_label(variant: str, n: int, what: str = "hand", message: str = "") -> s
             "fixed": _("Hand %(n)s fixed; the totals after it are settled again."),
             "refused": _("Hand %(n)s: %(message)s"),
             "next": _("Next: hand %(n)s"),
+            "record_as": _("Record as hand %(n)s"),
         }
     return texts[what] % {"n": n, "message": message}
 

@@ -31,6 +31,7 @@ from enum import StrEnum
 from typing import Any
 
 from .base import (
+    NEXT_SEAT,
     BidRule,
     Context,
     Deltas,
@@ -425,7 +426,7 @@ class RegionalTable(StatelessTable):
             declarer_won=outcome is Outcome.MADE,
             deltas=deltas,
             steps=tuple(steps),
-            next_dealer=(dealer + 1) % ctx.players,
+            next_dealer=NEXT_SEAT.after_scored(dealer=dealer, declarer=declarer, won=None, players=ctx.players),
             game_end=game_end,
         )
 
@@ -569,7 +570,7 @@ class ClassicTable(StatelessTable):
             declarer_won=won,
             deltas=_classic_pay(declarer, partner, won, amount, ctx.players, steps),
             steps=tuple(steps),
-            next_dealer=(dealer + 1) % ctx.players,
+            next_dealer=NEXT_SEAT.after_scored(dealer=dealer, declarer=declarer, won=won, players=ctx.players),
         )
 
     def _made(self, bid: int, captured: int, steps: list[Msg]) -> bool:
@@ -660,6 +661,7 @@ def _regional(region: Region, presets: Mapping[str, Mapping[str, object]]) -> Va
         presets=presets,
         new_table=lambda options, players: RegionalTable(region=region, options=options),
         option_texts="baifen",
+        rotation=NEXT_SEAT,
         bids=lambda options, players: regional_bids(region),
         redeal_reasons=lambda options: REGIONS[region].redeal_reasons,
     )
@@ -681,5 +683,6 @@ CLASSIC = Variant(
     presets={"经典": {}},
     new_table=lambda options, players: ClassicTable(options=options),
     option_texts="classic",
+    rotation=NEXT_SEAT,
     bids=lambda options, players: bids_everywhere(options.min_bid, DECK_POINTS, players),
 )

@@ -186,6 +186,38 @@ class HandResult:
     game_end: GameEnd | None = None
 
 
+@dataclass(frozen=True, kw_only=True)
+class Rotation:
+    """Where the next hand starts: its dealer (头家), or in the level games its declarer, counted in seats
+    after a seat of this hand. The variants play by it and the entry describes it (`rules.entry`), so a
+    phone keeping hands offline moves the seat on from a kept hand's fields by the same rule.
+
+    `scored` None: the result decides, `won` seats after the declarer when the declaring side won (made its
+    bid, went up, or in 打滚子 held the deal), else `lost`. A game's end may ask for the seat afresh
+    (`Entry.ask_dealer`, a level game's first hand): the rotation says where it goes while the game goes on.
+    """
+
+    seat: str  # the next hand's field it fills: "dealer", or "declarer" (the level games)
+    redeal: int  # after a thrown-in hand: seats after its `seat` (0: the same again)
+    scored: int | None  # after a scored hand: seats after its dealer; None: by the result
+    won: int | None = None  # by the result: seats after the declarer when the declaring side won
+    lost: int | None = None  # … when it lost
+
+    def after_redeal(self, seat: Seat, players: int) -> Seat:
+        return (seat + self.redeal) % players
+
+    def after_scored(self, *, dealer: Seat, declarer: Seat, won: bool | None, players: int) -> Seat:
+        if self.scored is not None:
+            return (dealer + self.scored) % players
+        offset = self.won if won else self.lost
+        assert offset is not None, "a rotation by the result names both seats"
+        return (declarer + offset) % players
+
+
+# 打百分 and 打二鬼: the deal passes to the dealer's 下家 after every hand, thrown in or scored.
+NEXT_SEAT = Rotation(seat="dealer", redeal=1, scored=1)
+
+
 def redeal_passing_on(reason: str, *, dealer: Seat, players: int, outcome: str) -> HandResult:
     """A redealt hand that scores nothing and passes the deal to the dealer's 下家 (打百分, 打二鬼)."""
     return HandResult(
@@ -197,7 +229,7 @@ def redeal_passing_on(reason: str, *, dealer: Seat, players: int, outcome: str) 
         declarer_won=None,
         deltas=(0,) * players,
         steps=(Msg(key="redeal", params={"reason": Msg(key=f"redeal.{reason}")}),),
-        next_dealer=(dealer + 1) % players,
+        next_dealer=NEXT_SEAT.after_redeal(dealer, players),
     )
 
 
@@ -279,6 +311,7 @@ class Variant:
     option_texts: str  # message-key prefix of the options' labels and help
     bids: Any = None  # Callable[[Options, int], tuple[BidRule, ...]] | None
     redeal_reasons: Any = None  # Callable[[Options], tuple[RedealReason, ...]] | None (None: all of them)
+    rotation: Rotation  # where the next hand starts (its dealer, or the level games' declarer)
     dealer_drawn_each_game: bool = False  # 标分: each round's first bidder is drawn, so the entry asks
     penalty_kinds: tuple[str, ...] = ("shuai", "misdeal")  # what a `penalties` entry may record (its `kind`)
 

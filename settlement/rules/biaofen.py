@@ -37,6 +37,7 @@ from .base import (
     HandStatus,
     Msg,
     Penalty,
+    Rotation,
     Seat,
     SeatName,
     Variant,
@@ -229,13 +230,15 @@ def _seat(seat: Seat) -> SeatName:
     return SeatName(seat)
 
 
-def _next_bidder(declarer: Seat, won: bool, n: int, steps: list[Msg]) -> Seat:
-    """Who bids first next: after 庄胜 the same declarer, after 打宕 or 投降 the declarer's 下家."""
-    if won:
-        steps.append(Msg(key="biaofen.next.won", params={"seat": _seat(declarer)}))
-        return declarer
-    following = (declarer + 1) % n
-    steps.append(Msg(key="biaofen.next.lost", params={"seat": _seat(following)}))
+# Who bids first next: after 庄胜 the same declarer, after 打宕 or 投降 the declarer's 下家; after a hand
+# thrown in, the same first bidder again.
+ROTATION = Rotation(seat="dealer", redeal=0, scored=None, won=0, lost=1)
+
+
+def _next_bidder(dealer: Seat, declarer: Seat, won: bool, n: int, steps: list[Msg]) -> Seat:
+    """Who bids first next, by `ROTATION`."""
+    following = ROTATION.after_scored(dealer=dealer, declarer=declarer, won=won, players=n)
+    steps.append(Msg(key="biaofen.next.won" if won else "biaofen.next.lost", params={"seat": _seat(following)}))
     return following
 
 
@@ -287,7 +290,7 @@ class BiaofenTable:
         if penalties:
             tags.append("罚")
         deltas = [d + p for d, p in zip(deltas, penalties or [0] * n, strict=True)]
-        next_dealer = _next_bidder(declarer, won, n, steps)
+        next_dealer = _next_bidder(dealer, declarer, won, n, steps)
 
         self.declared.append(declarer)
         game_end = self._round_end(ctx, tuple(deltas), steps) if last_of_round else None
@@ -477,7 +480,8 @@ class BiaofenTable:
         key = "biaofen.redeal_penalties" if hand.penalties else "redeal"
         steps = [Msg(key=key, params={"reason": reason})]
         penalties = self._penalties(hand.penalties, None, n, steps)
-        steps.append(Msg(key="biaofen.next.redeal", params={"seat": _seat(dealer)}))
+        following = ROTATION.after_redeal(dealer, n)
+        steps.append(Msg(key="biaofen.next.redeal", params={"seat": _seat(following)}))
         return HandResult(
             status=HandStatus.REDEAL,
             dealer=dealer,
@@ -487,7 +491,7 @@ class BiaofenTable:
             declarer_won=None,
             deltas=tuple(penalties) if penalties else (0,) * n,
             steps=tuple(steps),
-            next_dealer=dealer,
+            next_dealer=following,
         )
 
     def _round_end(self, ctx: Context, deltas: Deltas, steps: list[Msg]) -> GameEnd:
@@ -550,6 +554,7 @@ BIAOFEN = Variant(
     presets={"标准": {}},
     new_table=lambda options, players: BiaofenTable(options=options, players=players),
     option_texts="biaofen",
+    rotation=ROTATION,
     dealer_drawn_each_game=True,
     bids=lambda options, players: bids_everywhere(BID_LOW, BID_HIGH, players),
 )

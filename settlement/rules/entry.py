@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from .base import BidRule, Lang, RedealReason, Seat, Variant
+from .base import BidRule, Lang, RedealReason, Rotation, Seat, Variant
 from .biaofen import max_bombs
 from .messages import TABLE, seat_name, text
 from .options import OptionKind, options_dump, options_resolve, options_types
@@ -130,6 +130,9 @@ class Entry:
     declarer_locked: bool
     tribute: TributeDue | None
     levels: tuple[str, ...] | None
+    # How the seat the next hand starts from (`dealer`, or `declarer` in the level games) moves on from this
+    # hand: what a phone that keeps hands offline works the next hand's seat out by (`base.Rotation`).
+    rotation: Rotation
 
     def field(self, name: str) -> EntryField | None:
         return next((f for f in self.fields if f.name == name), None)
@@ -342,6 +345,7 @@ def entry(
         declarer_locked=locked,
         tribute=tribute,
         levels=state.levels,
+        rotation=variant.rotation,
     )
 
 

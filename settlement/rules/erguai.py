@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .base import (
+    NEXT_SEAT,
     Context,
     HandInput,
     HandResult,
@@ -174,7 +175,7 @@ class ErguaiTable(StatelessTable):
         dealer = hand.dealer if hand.dealer is not None else ctx.default_dealer
         if hand.redeal is not None:
             return redeal_passing_on(RedealReason(hand.redeal), dealer=dealer, players=PLAYERS, outcome=Outcome.REDEAL)
-        next_dealer = (dealer + 1) % PLAYERS
+        next_dealer = NEXT_SEAT.after_scored(dealer=dealer, declarer=dealer, won=None, players=PLAYERS)
         declarer, partner, bid, contract, c = self._check(hand)
         m = MULTIPLIER[contract]
         d = bid + c - 100
@@ -302,5 +303,6 @@ ERGUAI = Variant(
     presets={"初级场": {"unit_value": 200}, "高级场": {"unit_value": 1000}},
     new_table=lambda options, players: ErguaiTable(options=options),
     option_texts="erguai",
+    rotation=NEXT_SEAT,
     bids=lambda options, players: bids_everywhere(BID_LOW, BID_HIGH, players),
 )

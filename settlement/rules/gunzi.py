@@ -44,6 +44,7 @@ from .base import (
 )
 from .levels import (
     LEVELS,
+    ROTATION,
     LevelCarry,
     band_text,
     check_deck,
@@ -205,7 +206,8 @@ class GunziTable(LevelCarry):
             if outcome is Outcome.HOLD:
                 jokers = 0  # buried jokers are void after 臭抠
             if game_end is None:
-                next_declarer = (declarer + 2) % 4 if s < self.options.threshold else (declarer + 1) % 4
+                held = s < self.options.threshold
+                next_declarer = ROTATION.after_scored(dealer=declarer, declarer=declarer, won=held, players=4)
         for seat, figure in enumerate(team_deltas(declarer, *team_figures)):
             seat_deltas[seat] += figure
         steps.append(levels_step(self.levels))
@@ -523,4 +525,5 @@ GUNZI = Variant(
     presets={"大连": {}, "大连（75 分进贡 1 张）": {"tribute_rounding": "ceil"}},
     new_table=lambda options, players: GunziTable(options=options),
     option_texts="gunzi",
+    rotation=ROTATION,
 )

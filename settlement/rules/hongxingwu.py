@@ -48,6 +48,7 @@ from .base import (
 )
 from .levels import (
     LEVELS,
+    ROTATION,
     Finish,
     LevelCarry,
     Stop,
@@ -381,10 +382,9 @@ class HongxingwuTable(LevelCarry):
         if game_end is not None:
             self.pending = None
             return None
-        if outcome is Outcome.DECLARER_UP:
-            next_declarer, key = (declarer + 2) % 4, "next.partner"
-        else:
-            next_declarer, key = (declarer + 1) % 4, "next.left"
+        up = outcome is Outcome.DECLARER_UP
+        next_declarer = ROTATION.after_scored(dealer=declarer, declarer=declarer, won=up, players=4)
+        key = "next.partner" if up else "next.left"
         steps.append(Msg(key=key, params={"seat": SeatName(next_declarer)}))
         self.pending = next_declarer
         return next_declarer
@@ -484,4 +484,5 @@ HONGXINGWU = Variant(
     presets={"济源": {}, "济源（打过 A 即胜）": {"finish": "pass_ace"}},
     new_table=lambda options, players: HongxingwuTable(options=options),
     option_texts="hxw",
+    rotation=ROTATION,
 )

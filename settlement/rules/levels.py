@@ -15,7 +15,7 @@ from enum import StrEnum
 from itertools import pairwise
 from typing import Any
 
-from .base import Deltas, HandInput, HandResult, HandStatus, Msg, RulesError, Seat, SeatName, TeamName
+from .base import Deltas, HandInput, HandResult, HandStatus, Msg, Rotation, RulesError, Seat, SeatName, TeamName
 from .options import parse_choice_list
 
 
@@ -34,6 +34,10 @@ class LevelCarry:
         self.levels = (int(levels[0]), int(levels[1]))
         self.pending = state["pending"]
 
+
+# The rotation's next declarer: the declarer's partner (with 6 players, the team's next) when the declaring
+# team went up, else his 下家; a hand thrown in keeps the pending declarer.
+ROTATION = Rotation(seat="declarer", redeal=0, scored=None, won=2, lost=1)
 
 LEVELS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
@@ -115,7 +119,7 @@ def level_redeal(
         declarer_won=None,
         deltas=(0,) * players,
         steps=(Msg(key="redeal", params={"reason": Msg(key=f"redeal.{hand.redeal}")}),),
-        next_dealer=pending,
+        next_dealer=None if pending is None else ROTATION.after_redeal(pending, players),
         levels=seat_levels(levels, ladder, players),
     )
 

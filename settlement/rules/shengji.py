@@ -50,6 +50,7 @@ from .base import (
 )
 from .levels import (
     LEVELS,
+    ROTATION,
     Finish,
     LevelCarry,
     Promotion,
@@ -327,12 +328,9 @@ class ShengjiTable(LevelCarry):
         if game_end is not None:
             self.pending = None
             return None
-        if outcome is Outcome.DECLARER_UP:
-            next_declarer = (declarer + 2) % self.players
-            key = "next.partner" if self.players == 4 else "sj.next.team"
-        else:
-            next_declarer = (declarer + 1) % self.players
-            key = "next.left"
+        up = outcome is Outcome.DECLARER_UP
+        next_declarer = ROTATION.after_scored(dealer=declarer, declarer=declarer, won=up, players=self.players)
+        key = ("next.partner" if self.players == 4 else "sj.next.team") if up else "next.left"
         steps.append(Msg(key=key, params={"seat": SeatName(next_declarer)}))
         self.pending = next_declarer
         return next_declarer
@@ -490,6 +488,7 @@ SHENGJI = Variant(
     presets=PRESETS,
     new_table=lambda options, players: ShengjiTable(options=options, players=players),
     option_texts="shengji",
+    rotation=ROTATION,
     bids=None,  # no bidding: trump is declared by showing the level's card, the declarer follows the rotation
     redeal_reasons=lambda options: tuple(RedealReason),  # docs/rules/: every variant but 打百分's regions allows all
     # The most any `decks` holds, for the document's first check; the entry and the hand use the

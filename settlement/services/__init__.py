@@ -23,7 +23,16 @@ services.hand_record(…)` keeps working.
 
 from ..ledger import LedgerError
 from .backup import CLUB_FORMAT, CLUB_FORMAT_VERSION, club_export, club_import
-from .common import CLIENT_KEY_MAX, FACT_FIELDS, PLAYER_NAME_MAX, REASON_MAX, VENUE_MAX, User, hands_max
+from .common import (
+    CLIENT_KEY_MAX,
+    FACT_FIELDS,
+    PLAYER_NAME_MAX,
+    REASON_MAX,
+    VENUE_MAX,
+    User,
+    client_key_clean,
+    hands_max,
+)
 from .hands import HandWrite, hand_correct, hand_preview, hand_preview_next, hand_record, hand_void
 from .players import player_merge, player_rename
 from .sessions import (
@@ -55,6 +64,7 @@ __all__ = [
     "api_token_create",
     "api_token_hash",
     "api_token_revoke",
+    "client_key_clean",
     "club_export",
     "club_import",
     "hand_correct",

@@ -32,7 +32,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from .. import policy, selectors, services
 from ..ledger import LedgerError
-from ..models import Hand, Session
+from ..models import Hand, HandRevision, Session
 from ..presentation.formats import minus, signed
 from ..presentation.sessions import hand_label
 from ..scoping import get_session_for_user, int_param, request_lang
@@ -144,36 +144,73 @@ def _refused(message: str, *, field: str = "", status: int = 400, **extra: Any) 
 @login_required
 @require_POST
 def table_sync(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
-    """Record one queued hand (the table form's fields, `expected`, optionally `force=1`); JSON for offline.js."""
+    """Record one queued hand (the table form's fields, `expected`, optionally `force=1`); JSON for offline.js.
+
+    A key sent before is the hand it was recorded as: the same fields are that hand again (the answer was
+    lost, or another tab sent it); other fields are refused as the form and the API refuse them
+    (`client_key.reused`, 409), unless the phone asks for them as a correction of that hand (`correct=1`,
+    with the revision it knows): a hand edited on the phone after a send whose answer it never got.
+    """
     membership, session = get_session_for_user(request.user, session_id, slug)
     policy.deny_unless(policy.may_write(membership.role))
-    client_key = request.POST.get("client_key", "").strip()
+    lang = request_lang()
+    try:
+        client_key = services.client_key_clean(request.POST.get("client_key", ""))
+    except LedgerError as error:  # a NUL or another control character: PostgreSQL cannot even look it up
+        return _refused(error.message(lang), field="client_key", code=error.code)
+    existing = None
     if client_key:
-        # Sent before (the answer was lost, or another tab sent it): the hand as it was recorded.
         existing = Hand.objects.filter(session=session, client_key=client_key).only("number").first()
-        if existing is not None:
-            return JsonResponse(_recorded(session, existing.number, created=False))
-    view = selectors.table_view(session=session, lang=request_lang())
+    # A hand sent before is read against the state it was entered on: the one before it.
+    view = selectors.table_view(session=session, lang=lang, fix=existing.number if existing else None)
     form = table_form(session, view, request.POST)
-    if form is None or not session.is_open:
-        return _refused(LedgerError("session.closed", field="session").message(request_lang()), field="session")
+    if form is None or (existing is None and not session.is_open):
+        return _refused(LedgerError("session.closed", field="session").message(lang), field="session")
     expected = None if request.POST.get("force") == "1" else int_param(request.POST.get("expected"))
     if not form.is_valid():
         name, errors = next(iter(form.errors.items()))
         return _refused(" ".join(str(e) for e in errors), field=name)
+    hand_input = form.cleaned_data["hand"]
     try:
+        if existing is not None and request.POST.get("correct") == "1":
+            services.hand_correct(
+                session=session,
+                user=request.user,
+                number=existing.number,
+                hand_input=hand_input,
+                reason=_("Edited on the phone after it was sent: the hand it became is corrected."),
+                revision=int_param(request.POST.get("revision")),
+            )
+            answer = _recorded(session, existing.number, created=False)
+            label = str(hand_label(session.variant, existing.number, "corrected"))
+            return JsonResponse({**answer, "label": label, "corrected": True})
         write = services.hand_record(
             session=session,
             user=request.user,
-            hand_input=form.cleaned_data["hand"],
-            client_key=form.cleaned_data["client_key"],
+            hand_input=hand_input,
+            client_key=client_key,
             expected_number=expected,
         )
     except LedgerError as error:
         if error.code == "hand.moved":
-            return _refused(error.message(request_lang()), field="number", status=409, moved=True)
+            return _refused(error.message(lang), field="number", status=409, moved=True)
+        if error.code == "client_key.reused":
+            # The first send arrived as hand `number` and this is another hand: say which, and its revision,
+            # so that the phone can make this a correction of it.
+            revision = HandRevision.objects.filter(hand__session=session, hand__number=error.hand).count()
+            return _refused(
+                error.message(lang),
+                field="client_key",
+                status=409,
+                code=error.code,
+                reused=True,
+                number=error.hand,
+                revision=revision,
+            )
+        if error.code == "hand.unchanged" and existing is not None:  # the edit is what the hand holds already
+            return JsonResponse(_recorded(session, existing.number, created=False))
         message, field = table_error(form, error, view)
-        return _refused(message, field=field)
+        return _refused(message, field=field, code=error.code)
     return JsonResponse(_recorded(session, write.hand.number, created=write.created))
 
 

@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .. import policy, selectors, services
@@ -92,6 +93,7 @@ def table_page(
     form: TableHandForm | None,
     receipt: dict[str, Any] | None = None,
     status: int = 200,
+    conflict: str = "",
 ) -> HttpResponse:
     session = view.session
     last_game = view.last_game
@@ -114,6 +116,7 @@ def table_page(
         "standings_note": standings_note(view=view, lang=request_lang()) if not session.is_open else None,
         "saved": _known_hand(view, request.GET.get("saved")),
         "fixed": _known_hand(view, request.GET.get("fixed")),
+        "conflict": conflict,
         **game_columns(session.variant),
     }
     return render(request, "settlement/table.html", ctx, status=status)
@@ -151,13 +154,44 @@ def table(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
                 user=request.user,
                 hand_input=form.cleaned_data["hand"],
                 client_key=form.cleaned_data["client_key"],
+                expected_number=int_param(request.POST.get("expected")),
             )
         except LedgerError as error:
+            if error.code == "hand.moved":
+                return _table_conflict(request, membership, session, shown=int(error.params["number"]))
             table_error(form, error, view)
         else:
             # #next: the page comes back scrolled to the next hand's form, not to the top.
             return redirect(table_url(slug, session.pk, saved=write.hand.number) + "#next")
     return table_page(request, membership, view, form, {"invalid": True}, status=400)
+
+
+def _table_conflict(request: HttpRequest, membership: Membership, session: Session, *, shown: int) -> HttpResponse:
+    """A hand entered on a page that still showed hand `shown` after another device recorded it: nothing is
+    saved; the page comes back with what was entered as the next hand, who deals (and, in the level games,
+    declares) as the rules give it now, and its receipt, to be recorded as that hand or discarded."""
+    view = selectors.table_view(session=session, lang=request_lang())
+    data = request.POST.copy()
+    entry = view.entry
+    if entry is not None:
+        # The stale page pre-selected the seat the rules gave for hand `shown`; the next hand's is another.
+        for name in ("dealer", "declarer") if VARIANTS[session.variant].has_levels else ("dealer",):
+            seat = getattr(entry, name)
+            if seat is None:
+                data.pop(name, None)
+            else:
+                data[name] = str(seat)
+    form = table_form(session, view, data)
+    if form is None:  # closed meanwhile
+        return redirect(table_url(membership.club.slug, session.pk))
+    number = entry.number if entry is not None else shown + 1
+    conflict = _(
+        "Another device recorded %(shown)s meanwhile, while this page still showed it. What you entered is "
+        "below as %(next)s, with who deals and declares as the rules give it now: check it, then record it "
+        "as %(next)s, or discard it."
+    ) % {"shown": hand_label(session.variant, shown), "next": hand_label(session.variant, number)}
+    receipt = table_receipt(session, form, view)
+    return table_page(request, membership, view, form, receipt, status=409, conflict=conflict)
 
 
 @login_required

@@ -143,7 +143,8 @@
     var out = [];
     new FormData(form).forEach(function (value, name) {
       if (typeof value !== "string") return;
-      if (name === "action" || name === "csrfmiddlewaretoken" || name === "client_key") return;
+      /* `expected` is the kept hand's own number (send adds it), not the page's. */
+      if (name === "action" || name === "csrfmiddlewaretoken" || name === "client_key" || name === "expected") return;
       out.push([name, value]);
     });
     return out;
@@ -161,6 +162,68 @@
     if (keyInput) keyInput.value = newKey();
     form.dispatchEvent(new Event("change", { bubbles: true }));
     dirty = false;
+  }
+
+  /* The seat the next hand starts from (its dealer, or in the level games its declarer), moved on from the
+     last hand kept, by the rotation the engine describes (the form's data-rotation-*, rules/entry.py):
+     the seat after the dealer where the rules fix it. Where the kept hand's result decides (标分, the level
+     games), the phone cannot settle the hand: nothing is pre-selected, the two seats the result chooses
+     between are named, and a seat left unchosen is the server's to set by the rules when the hand is sent.
+     So the seat the page was drawn with (the server's, before any kept hand) never goes out stale. */
+  function rotate() {
+    var queue = waiting();
+    var last = queue[queue.length - 1];
+    var data = form.dataset;
+    var name = data.rotationSeat;
+    if (!last || !name) return;
+    var players = parseInt(data.players, 10) || 4;
+    var names = (data.seatNames || "").split("\n");
+    var entered = {};
+    last.fields.forEach(function (pair) { entered[pair[0]] = pair[1]; });
+    var seatOf = function (value) { return value === undefined || value === "" ? null : parseInt(value, 10); };
+    var seatName = function (seat) { return names[seat] || String(seat + 1); };
+    var hand = handName(last.expected);
+    var next = null, won = null, lost = null;
+    if (entered.redeal) {
+      var base = seatOf(entered[name]);
+      if (base !== null) next = (base + parseInt(data.rotationRedeal, 10)) % players;
+    } else if (data.rotationScored !== "") {
+      var dealer = seatOf(entered.dealer);
+      if (dealer !== null) next = (dealer + parseInt(data.rotationScored, 10)) % players;
+    } else {
+      var declarer = seatOf(entered.declarer);
+      if (declarer !== null) {
+        won = (declarer + parseInt(data.rotationWon, 10)) % players;
+        lost = (declarer + parseInt(data.rotationLost, 10)) % players;
+      }
+    }
+    var fieldset = form.querySelector('fieldset[data-group="' + name + '"]');
+    if (!fieldset) return;
+    var hint = fieldset.querySelector(".rotation-hint");
+    if (!hint) {
+      hint = el("p", "hint rotation-hint");
+      fieldset.insertBefore(hint, fieldset.querySelector("legend").nextSibling);
+    }
+    var values = { hand: hand, won: won === null ? "" : seatName(won), lost: lost === null ? "" : seatName(lost) };
+    hint.textContent = next !== null ? fill(T("rotation-next"), { hand: hand, seat: seatName(next) }) :
+      won !== null ? fill(T("rotation-ask"), values) : "";
+    hint.hidden = !hint.textContent;
+    var locked = fieldset.querySelector(".locked");
+    if (locked) {
+      /* The rotation's declarer, shown not chosen: the kept seat, or none (the server sets it). */
+      var hidden = locked.querySelector('input[name="' + name + '"]');
+      var shown = locked.querySelector("strong");
+      if (hidden) hidden.disabled = next === null;
+      if (hidden && next !== null) hidden.value = String(next);
+      if (shown) shown.textContent = next !== null ? seatName(next) : won !== null ? fill(T("rotation-server"), values) : "?";
+      hint.hidden = true;
+    } else {
+      form.querySelectorAll('input[name="' + name + '"]').forEach(function (input) {
+        input.checked = next !== null && input.value === String(next);
+      });
+    }
+    if (name === "dealer") data.dealer = next === null ? "" : String(next);
+    form.dispatchEvent(new Event("change", { bubbles: true }));
   }
 
   /* `key`: the key of a Record whose request got no answer (it may have arrived: the server records it once). */
@@ -196,6 +259,7 @@
       if (status) status.textContent = fill(T("kept"), { hand: handName(item.expected) });
       return refresh();
     }).then(function () {
+      rotate();
       if (navigator.onLine) sync();
     });
   }
@@ -225,6 +289,10 @@
     body.append("client_key", item.key);
     body.append("expected", String(item.expected));
     if (item.force) body.append("force", "1");
+    if (item.correct) {
+      body.append("correct", "1");
+      body.append("revision", String(item.correct.revision));
+    }
     body.append("csrfmiddlewaretoken", csrf());
     return fetch(texts.dataset.sync, {
       method: "POST", body: body, credentials: "same-origin", headers: { "X-CSRFToken": csrf() }
@@ -239,10 +307,19 @@
           var by = data.number - item.expected;
           item.status = "recorded";
           item.number = data.number;
+          item.corrected = !!data.corrected;
           item.receipt = { label: data.label, figures: data.figures || [], steps: data.steps || [] };
           item.message = "";
           return save(item).then(function () { return by ? shiftAfter(item, by) : null; })
             .then(function () { return "recorded"; });
+        }
+        if (data.reused && !item.correct) {
+          /* Its first sending did arrive, as hand `number` (the answer was lost), and the hand was edited on
+             this phone since: the edit becomes a correction of that hand, a revision with a reason in its
+             trail, rather than a second hand under a new key, which would count the hand twice. */
+          item.correct = { number: data.number, revision: data.revision };
+          item.message = "";
+          return save(item).then(function () { return send(item); });
         }
         item.status = data.moved ? "moved" : "refused";
         item.message = data.message || T("unexpected");
@@ -342,14 +419,20 @@
   /* Put a kept hand back into the form: Record saves it in its place (same key, same order). */
   function edit(item) {
     form.reset();
+    /* A seat shown, not chosen (the rotation's declarer) goes out only if the kept hand has it. */
+    form.querySelectorAll(".locked input[type=hidden]").forEach(function (input) { input.disabled = true; });
     item.fields.forEach(function (pair) {
       form.querySelectorAll('[name="' + pair[0] + '"]').forEach(function (input) {
         if (input.type === "radio") input.checked = input.value === pair[1];
         else if (input.type === "checkbox") input.checked = true;
-        else if (input.type !== "hidden" || pair[0] !== "client_key") input.value = pair[1];
+        else if (input.type !== "hidden" || pair[0] !== "client_key") {
+          input.value = pair[1];
+          input.disabled = false;
+        }
       });
     });
     editing = item;
+    form.querySelectorAll(".rotation-hint").forEach(function (hint) { hint.hidden = true; });
     form.dispatchEvent(new Event("change", { bubbles: true }));
     render();
     var entry = document.getElementById("entry");
@@ -376,6 +459,7 @@
     node.appendChild(head);
     if (recorded && item.receipt) {
       node.appendChild(el("p", "receipt-label", item.receipt.label));
+      if (item.corrected) node.appendChild(el("p", "hint corrected-note", fill(T("corrected"), { hand: handName(item.number) })));
       if (item.receipt.figures.length) node.appendChild(el("p", "figures", item.receipt.figures.join(" · ")));
       var steps = el("ol", "steps");
       item.receipt.steps.forEach(function (step) { steps.appendChild(el("li", null, step)); });
@@ -392,7 +476,8 @@
     }
     var actions = el("p", "kept-actions");
     if (item.status === "moved") actions.appendChild(button(T("send-anyway"), "secondary send-anyway", function () { sendAnyway(item); }));
-    if (item.status === "refused" || item.status === "moved") actions.appendChild(button(T("edit"), "secondary edit", function () { edit(item); }));
+    /* A waiting hand can be edited too: if an earlier sending of it did arrive, the edit becomes a correction. */
+    actions.appendChild(button(T("edit"), "secondary edit", function () { edit(item); }));
     actions.appendChild(button(T("discard"), "secondary discard", function () { discard(item); }));
     node.appendChild(actions);
     return node;
@@ -486,6 +571,7 @@
           drop(item.key);
         }
       });
+      if (!editing) rotate();
       if (navigator.onLine && waiting().length) sync();
     });
   }

@@ -335,12 +335,13 @@
             window.location.replace(response.url.indexOf("#") < 0 ? response.url + "#next" : response.url);
             return null;
           }
-          if (response.status !== 400) throw new Error(String(response.status));
+          /* 400: refused; 409: another device recorded this hand's number meanwhile (a conflict to settle). */
+          if (response.status !== 400 && response.status !== 409) throw new Error(String(response.status));
           return response.text();
         })
         .then(function (html) {
           if (html === null) return;
-          /* Refused (400): the answer is the page saying why; show it without posting the form again. */
+          /* Refused or a conflict: the answer is the page saying why; show it without posting the form again. */
           var page = new DOMParser().parseFromString(html, "text/html");
           document.title = page.title;
           document.body.replaceWith(document.adoptNode(page.body));

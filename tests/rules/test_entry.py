@@ -6,6 +6,7 @@ Expected values are read off the rules reference (../shared/rules/*.md), not fro
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
 
 import pytest
@@ -712,3 +713,102 @@ def test_the_classic_partner_field_offers_every_seat_and_alone_against_all_the_o
 def test_a_variant_says_which_player_counts_it_takes_and_which_a_new_session_starts_at(variant, counts, start):
     spec = options_spec(VARIANTS[variant])
     assert (spec.player_counts, spec.default_players) == (counts, start)
+
+
+# --- how the seat moves on: the rotation the entry describes ---
+
+# Read from the rules: baifen.md and erguai.md (the deal passes to the 下家 after every hand, thrown in or
+# not); biaofen.md (庄胜: the declarer bids first again, 打宕 / 投降: his 下家; thrown in: the same first
+# bidder); hongxingwu.md, gunzi.md, shengji.md (the declaring team goes up: the partner declares, else the
+# 下家; thrown in: the same declarer). (variant, seat, redeal, scored, won, lost), in seats after a seat.
+ROTATIONS = [
+    ("baifen.benxi", "dealer", 1, 1, None, None),
+    ("baifen.fushun", "dealer", 1, 1, None, None),
+    ("baifen.shenyang", "dealer", 1, 1, None, None),
+    ("baifen.classic", "dealer", 1, 1, None, None),
+    ("erguai", "dealer", 1, 1, None, None),
+    ("biaofen", "dealer", 0, None, 0, 1),
+    ("hongxingwu", "declarer", 0, None, 2, 1),
+    ("gunzi", "declarer", 0, None, 2, 1),
+    ("shengji", "declarer", 0, None, 2, 1),
+]
+
+
+@pytest.mark.parametrize(("variant", "seat", "redeal", "scored", "won", "lost"), ROTATIONS)
+def test_the_entry_says_how_the_dealer_or_declarer_moves_on(variant, seat, redeal, scored, won, lost):
+    rotation = describe(variant).rotation
+    assert (rotation.seat, rotation.redeal, rotation.scored, rotation.won, rotation.lost) == (
+        seat,
+        redeal,
+        scored,
+        won,
+        lost,
+    )
+    assert as_data(rotation) == {"seat": seat, "redeal": redeal, "scored": scored, "won": won, "lost": lost}
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "hand", "next_seat"),
+    [
+        # 本溪: dealer 2 → 3 whoever declares (seat 0, the third bidder, bids 85), and after a hand thrown in.
+        ("baifen.benxi", 4, {"dealer": 2, "declarer": 0, "bid": 85, "captured": 15}, 3),
+        ("baifen.benxi", 4, {"dealer": 3, "redeal": "misdeal"}, 0),
+        ("erguai", 4, {"dealer": 3, "redeal": "misdeal"}, 0),
+        # 标分 (3 players): seat 1 bids 60 and 45 are captured: 45 < 60, 庄胜, seat 1 bids first again;
+        # seat 2 bids 60 and 65 are captured: 打宕, his 下家 seat 0.
+        ("biaofen", 3, {"dealer": 0, "declarer": 1, "bid": 60, "captured": 45}, 1),
+        ("biaofen", 3, {"dealer": 0, "declarer": 2, "bid": 60, "captured": 65}, 0),
+        ("biaofen", 3, {"dealer": 2, "redeal": "misdeal"}, 2),
+        # 升级: seat 1 declares, the attackers take 30 (< 40: the declarers go up): his partner seat 3;
+        # 100 taken (≥ 80: the attackers take over): his 下家 seat 2.
+        ("shengji", 4, {"declarer": 1, "captured": 30}, 3),
+        ("shengji", 4, {"declarer": 1, "captured": 100}, 2),
+    ],
+)
+def test_the_rotation_gives_the_seat_the_engine_plays_next(variant, players, hand, next_seat):
+    rules = VARIANTS[variant]
+    names = NAMES[:players]
+    result = session_settle({"variant": variant, "players": names, "hands": [hand]})["hands"][0]
+    assert result["next_dealer"] == next_seat
+    rotation = describe(variant, players).rotation
+    if "redeal" in hand:
+        assert rotation.after_redeal(hand.get(rotation.seat, result["dealer"]), players) == next_seat
+    else:
+        won = result["declarer_won"]
+        got = rotation.after_scored(dealer=result["dealer"], declarer=hand["declarer"], won=won, players=players)
+        assert got == next_seat
+    assert rules.rotation is rotation
+
+
+def _golden_sessions():
+    from ..conftest import OWN_GOLDEN, SHARED_GOLDEN
+
+    for path in sorted([*SHARED_GOLDEN.glob("*.json"), *OWN_GOLDEN.glob("*.json")]):
+        case = json.loads(path.read_text(encoding="utf-8"))
+        if "expect_error" not in case:
+            yield pytest.param(case["input"], id=path.name)
+
+
+@pytest.mark.parametrize("document", list(_golden_sessions()))
+def test_every_golden_hands_next_seat_is_the_one_the_rotation_gives(document):
+    """Where the game goes on, the seat the engine played next is the description's, hand by hand."""
+    rules = VARIANTS[document["variant"]]
+    results = session_settle(document)
+    players = len(results["totals"])
+    ended = {game["last_hand"] for game in results["games"] if game["finished"]}
+    rotation = rules.rotation
+    for hand in results["hands"]:
+        if hand["next_dealer"] is None or hand["n"] in ended:
+            continue  # the game is over: the next game's first seat is asked, or drawn
+        if hand["status"] == "redeal":
+            assert rotation.after_redeal(hand["dealer"], players) == hand["next_dealer"], hand["n"]
+        elif hand["declarer_won"] is not None:
+            won = hand["declarer_won"]
+            expected = rotation.after_scored(dealer=hand["dealer"], declarer=hand["declarer"], won=won, players=players)
+            assert expected == hand["next_dealer"], hand["n"]
+        else:  # 打滚子's 臭抠 (hold): nobody went up, the deal stays with the declaring side — one of the two seats
+            seats = {
+                rotation.after_scored(dealer=hand["dealer"], declarer=hand["declarer"], won=won, players=players)
+                for won in (True, False)
+            }
+            assert hand["next_dealer"] in seats, hand["n"]

@@ -16,7 +16,7 @@ from django.contrib.staticfiles import finders
 from django.urls import reverse
 
 from settlement import services
-from settlement.models import Hand, Role
+from settlement.models import Hand, HandRevision, Role
 from settlement.web import offline
 from tests.factories import make_club, make_member, make_session
 
@@ -188,4 +188,67 @@ def test_a_viewer_cannot_send_kept_hands(client):
     session = make_session(club, owner)
     client.force_login(make_member(club, Role.VIEWER))
     assert _sync(client, session, HAND_1, key="phone-1", expected=1).status_code == 403
+    assert Hand.objects.filter(session=session).count() == 0
+
+
+# --- a key sent before with another hand: the lost answer, then an edit on the phone ---
+
+
+def test_another_hand_under_a_key_already_recorded_is_refused_naming_that_hand_and_nothing_changes(table):
+    """The first send arrived (captured 20), its answer did not; the phone edited the hand to 35."""
+    session, client = table
+    first = {**HAND_1, "captured": "20"}
+    assert _sync(client, session, first, key="phone-1", expected=1).json()["number"] == 1
+    edited = _sync(client, session, {**HAND_1, "captured": "35"}, key="phone-1", expected=1, lang="en")
+    assert edited.status_code == 409
+    answer = edited.json()
+    assert (answer["status"], answer["code"], answer["field"]) == ("refused", "client_key.reused", "client_key")
+    assert answer["message"] == "this key was already used for a different hand (hand 1)"
+    assert (answer["reused"], answer["number"], answer["revision"]) == (True, 1, 1)
+    assert [r.input["captured"] for r in HandRevision.objects.filter(hand__session=session)] == [20]
+
+
+def test_the_reused_key_refusal_is_in_chinese_by_default(table):
+    session, client = table
+    _sync(client, session, HAND_1, key="phone-1", expected=1)
+    answer = _sync(client, session, {**HAND_1, "captured": "35"}, key="phone-1", expected=1).json()
+    assert answer["message"] == "这个键已用于另一局（第 1 局）"
+
+
+def test_the_edit_asked_for_as_a_correction_is_a_new_revision_of_the_hand_it_became(table):
+    session, client = table
+    _sync(client, session, {**HAND_1, "captured": "20"}, key="phone-1", expected=1)
+    body = {**HAND_1, "captured": "35", "correct": "1", "revision": "1"}
+    answer = _sync(client, session, body, key="phone-1", expected=1, lang="en").json()
+    # 80 + 35 = 115 > 100: broken, A −80, B +35 (rules/baifen.md).
+    assert (answer["status"], answer["number"], answer["corrected"]) == ("recorded", 1, True)
+    assert answer["label"] == "Hand 1, corrected"
+    assert answer["figures"] == ["甲·丙 −80 → −80", "乙·丁 +35 → 35"]
+    revisions = list(HandRevision.objects.filter(hand__session=session).order_by("number"))
+    assert [(r.number, r.input["captured"]) for r in revisions] == [(1, 20), (2, 35)]
+    assert revisions[1].reason == "Edited on the phone after it was sent: the hand it became is corrected."
+    # Sent again (its answer lost too): the same correction, not a third revision.
+    again = _sync(client, session, body, key="phone-1", expected=1).json()
+    assert (again["status"], again["number"]) == ("recorded", 1)
+    assert HandRevision.objects.filter(hand__session=session).count() == 2
+
+
+def test_a_repeat_of_a_hand_recorded_before_later_hands_is_still_that_hand(table):
+    """Read against the state it was entered on: hand 1's dealer 0 is not hand 3's."""
+    session, client = table
+    _sync(client, session, HAND_1, key="phone-1", expected=1)
+    _sync(client, session, HAND_2, key="phone-2", expected=2)
+    again = _sync(client, session, HAND_1, key="phone-1", expected=1).json()
+    assert (again["status"], again["number"], again["created"]) == ("recorded", 1, False)
+    assert Hand.objects.filter(session=session).count() == 2
+
+
+@pytest.mark.parametrize("key", ["a\x00b", "\x00", "a\x07"])
+def test_a_control_character_in_the_client_key_is_a_400_in_the_sync_shape(table, key):
+    session, client = table
+    response = _sync(client, session, HAND_1, key=key, expected=1, lang="en")
+    assert response.status_code == 400
+    answer = response.json()
+    assert (answer["status"], answer["field"], answer["code"]) == ("refused", "client_key", "client_key.invalid")
+    assert answer["message"] == "the client key must be at most 64 characters, without control characters"
     assert Hand.objects.filter(session=session).count() == 0

@@ -624,3 +624,52 @@ def test_the_preview_fragment_costs_the_same_queries_for_few_or_many_hands(owner
     with django_assert_num_queries(11):
         fragment = client.post(_url("table_preview", session), data).content.decode()
     assert "−" in fragment or "+" in fragment
+
+
+# --- a stale page: the number it was entered as ---
+
+
+def test_the_entry_form_carries_the_number_it_is_entered_as(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    record_hands(session, owner, BENXI_EXAMPLE[:2])
+    page = client.get(_url("table", session)).content.decode()
+    assert '<input type="hidden" name="expected" value="3">' in page
+
+
+def test_a_hand_entered_on_a_page_another_device_moved_on_is_a_conflict_then_recorded_as_the_next_hand(owner_client):
+    """The page shows hand 1 (dealer 0 pre-selected); another phone records hand 1 meanwhile.
+
+    本溪 hand 2 of rules/baifen.md: dealer 1 (the next seat), 乙 (seat 1) bids 85, A captures 20: broken.
+    """
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    _english(client)
+    table = _url("table", session)
+    assert _checked(client.get(table).content.decode(), "dealer") == "0"
+    services.hand_record(session=session, user=owner, hand_input=BENXI_EXAMPLE[0])  # another device
+    stale = {"dealer": "0", "declarer": "1", "bid": "85", "captured": "20", "client_key": "k-2", "expected": "1"}
+    response = client.post(table, {**stale, "action": "record"})
+    page = response.content.decode()
+    assert response.status_code == 409
+    assert Hand.objects.filter(session=session).count() == 1  # nothing saved
+    assert "Another device recorded Hand 1 meanwhile, while this page still showed it." in page
+    assert 'role="alert"' in page and "Discard it" in page
+    # What was entered stays, as hand 2, its dealer the rule's for hand 2; the receipt is hand 2's.
+    assert _checked(page, "dealer") == "1" and _checked(page, "declarer") == "1" and _checked(page, "bid") == "85"
+    assert '<input type="hidden" name="expected" value="2">' in page
+    assert ">Record as hand 2</button>" in page
+    assert "bid 85 + captured 20 = 105 &gt; 100: broken" in page
+    again = client.post(table, {**stale, "dealer": "1", "expected": "2", "action": "record"})
+    assert again.status_code == 302 and again["Location"] == table + "?saved=2#next"
+    stored = HandRevision.objects.get(hand__session=session, hand__number=2).input
+    assert (stored["dealer"], stored["declarer"], stored["captured"]) == (1, 1, 20)
+
+
+def test_the_conflict_is_said_in_chinese_by_default(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    services.hand_record(session=session, user=owner, hand_input=BENXI_EXAMPLE[0])
+    data = {"dealer": "0", "declarer": "1", "bid": "85", "captured": "20", "expected": "1", "action": "record"}
+    page = client.post(_url("table", session), data).content.decode()
+    assert "另一台设备同时记下了第 1 局" in page and ">记为第 2 局</button>" in page

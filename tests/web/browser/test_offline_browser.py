@@ -53,10 +53,12 @@ def _controlled(page):
     raise AssertionError("the service worker never kept the page")
 
 
-def _offline_table(new_page, live_server, pages=1):
+def _offline_table(new_page, live_server, pages=1, variant="baifen.benxi", recorded=()):
     club = make_club()
     owner = make_member(club)
-    session = make_session(club, owner)
+    session = make_session(club, owner, variant=variant)
+    for hand in recorded:
+        services.hand_record(session=session, user=owner, hand_input=hand)
     first = new_page(owner, viewport=PHONE, lang="en")
     first.goto(_table(live_server, session))
     _controlled(first)
@@ -278,3 +280,105 @@ def test_logging_out_asks_about_unsent_hands_then_clears_the_kept_pages_and_hand
     )
     assert page.evaluate(kept) == 0
     assert Hand.objects.filter(session=session).count() == 0
+
+
+def _dealer_checked(page):
+    return page.evaluate("() => (document.querySelector('input[name=dealer]:checked') || {}).value || null")
+
+
+def test_hands_kept_offline_carry_the_dealers_the_rules_give_and_the_bids_of_each_place(new_page, live_server):
+    """本溪: the deal passes to the next seat after every hand (rules/baifen.md): dealers 0, 1, 2, never the
+    page's 0 three times; and the bids follow the dealer (hand 3, dealer 2: seat 0 is the third bidder, ≥ 85)."""
+    session, (page,) = _offline_table(new_page, live_server)
+    for i, hand in enumerate(HANDS):
+        assert _dealer_checked(page) == str(hand["dealer"])  # pre-selected by the rotation, not clicked
+        if i == 2:
+            page.click('label[for="declarer-0"]')
+            expect(page.locator('input[name="bid"][value="80"]')).to_be_disabled()
+            expect(page.locator('input[name="bid"][value="85"]')).to_be_enabled()
+        page.click(f'label[for="declarer-{hand["declarer"]}"]')
+        page.click(f'label[for="bid-{hand["bid"]}"]')
+        page.fill('input[name="captured"]', str(hand["captured"]))
+        page.click("button.record")
+        expect(page.locator("#kept article.hand.kept")).to_have_count(i + 1)
+    expect(page.locator('fieldset[data-group="dealer"] .rotation-hint')).to_contain_text("By the rules after Hand 3")
+    assert _dealer_checked(page) == "3"
+
+    page.context.set_offline(False)
+    page.wait_for_url(re.compile(r"/table/\?saved=3#next$"))
+    stored = HandRevision.objects.filter(hand__session=session).order_by("hand__number")
+    assert [r.input["dealer"] for r in stored] == [0, 1, 2]
+    assert _captured(session) == [15, 20, 0]
+    assert page.js_errors == []
+
+
+def test_a_level_game_kept_offline_leaves_the_next_declarer_to_the_result_and_never_sends_a_stale_one(
+    new_page, live_server
+):
+    """升级 (rules/shengji.md): hand 1, 甲 (seat 0) declares and the attackers take 30: the declarers go up,
+    his partner 丙 (seat 2) declares hand 2. Hand 2 offline, 100 taken: the attackers take over, so hand 3 is
+    丙's 下家 丁 (seat 3) — the phone cannot settle that, so it names both seats and sends no declarer."""
+    session, (page,) = _offline_table(
+        new_page, live_server, variant="shengji", recorded=[{"declarer": 0, "captured": 30}]
+    )
+    locked = page.locator('fieldset[data-group="declarer"] .locked')
+    expect(locked.locator("strong")).to_have_text("丙")  # the server's rotation for hand 2
+    page.fill('input[name="captured"]', "100")
+    page.click("button.record")
+    expect(page.locator("#kept article.hand.kept")).to_have_count(1)
+    # Hand 3: 甲 if 丙's side won hand 2, else 丁; nothing stale (丙) goes out.
+    expect(locked.locator("strong")).to_have_text(
+        "set by the server when the hand is sent: 甲 if the declaring side won Hand 2, else 丁"
+    )
+    assert page.evaluate("() => document.querySelector('.locked input[name=declarer]').disabled")
+    page.fill('input[name="captured"]', "30")
+    page.click("button.record")
+    expect(page.locator("#kept article.hand.kept")).to_have_count(2)
+
+    page.context.set_offline(False)
+    page.wait_for_url(re.compile(r"/table/\?saved=3#next$"))
+    stored = HandRevision.objects.filter(hand__session=session).order_by("hand__number")
+    assert [(r.input["declarer"], r.input["captured"]) for r in stored] == [(0, 30), (2, 100), (3, 30)]
+    assert page.js_errors == []
+
+
+def test_a_kept_hand_edited_after_a_sending_whose_answer_was_lost_becomes_a_correction_of_that_hand(
+    new_page, live_server
+):
+    """The lost answer: hand 1 (captured 20) reaches the server, its answer never reaches the phone; the
+    scorekeeper then edits the kept hand to 35. The server keeps one hand 1, corrected to 35 (80 + 35 = 115
+    > 100: broken), and the phone says so — never "recorded" while the edit is dropped."""
+    session, (page,) = _offline_table(new_page, live_server)
+    _enter_offline(page, [{**HANDS[0], "captured": 20}])
+
+    def arrives_but_no_answer(route):
+        if route.request.method != "POST":
+            return route.continue_()
+        route.fetch()  # the server records it …
+        return route.abort()  # … and the phone never hears
+
+    sync = re.compile(r"/table/sync/$")
+    page.route(sync, arrives_but_no_answer)
+    page.context.set_offline(False)
+    expect(page.locator("#kept .kept-status")).to_contain_text("could not be reached")
+    assert _captured(session) == [20]
+    page.context.set_offline(True)
+    page.unroute(sync)
+
+    page.locator("#kept article.hand.kept.pending button.edit").click()
+    expect(page.locator(".col-entry .provisional")).to_contain_text("Editing Hand 1")
+    page.fill('input[name="captured"]', "35")
+    page.click("button.record")
+    expect(page.locator("#kept article.hand.kept.pending .phone-says")).to_contain_text("35")
+
+    page.context.set_offline(False)
+    page.wait_for_url(re.compile(r"/table/\?saved=1#next$"))
+    revisions = list(HandRevision.objects.filter(hand__session=session).order_by("number"))
+    assert [(r.number, r.input["captured"]) for r in revisions] == [(1, 20), (2, 35)]
+    assert revisions[1].reason == "Edited on the phone after it was sent: the hand it became is corrected."
+    assert Hand.objects.filter(session=session).count() == 1
+    sent = page.locator("#kept article.hand.kept.recorded")
+    expect(sent).to_contain_text("Hand 1 had reached the server before it was edited on this phone")
+    expect(sent).to_contain_text("Hand 1, corrected")
+    expect(sent).to_contain_text("115 > 100: broken")
+    assert page.js_errors == []

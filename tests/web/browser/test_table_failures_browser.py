@@ -78,3 +78,24 @@ def test_a_refused_record_shows_why_without_posting_the_form_again(scorekeeping)
     assert [url for url in posts if url.endswith("/table/")] == [page.url.split("#")[0]]
     assert Hand.objects.filter(session=session).count() == 0
     assert page.js_errors == []
+
+
+def test_a_page_left_on_a_hand_another_device_recorded_is_a_conflict_then_recorded_as_the_next(scorekeeping):
+    """The page shows hand 1, dealer 甲 (seat 0); another phone records hand 1 meanwhile. Record brings the
+    conflict: nothing saved, the hand kept as hand 2 with its dealer the next seat 乙 (seat 1), which the
+    scorekeeper records as hand 2 (rules/baifen.md hand 2: 乙 bids 85, 20 captured, broken)."""
+    page, session, _ = scorekeeping
+    _enter(page, "bid 85 + captured 20", declarer=1, bid=85, captured=20)
+    services.hand_record(
+        session=session, user=session.created_by, hand_input={"dealer": 0, "declarer": 0, "bid": 80, "captured": 15}
+    )
+    page.click("button.record")
+    expect(page.locator(".conflict[role=alert]")).to_contain_text("Another device recorded Hand 1 meanwhile")
+    assert Hand.objects.filter(session=session).count() == 1
+    expect(page.locator('input[name="dealer"][value="1"]')).to_be_checked()
+    expect(page.locator("button.record")).to_have_text("Record as hand 2")
+    page.click("button.record")
+    page.wait_for_url(re.compile(r"/table/\?saved=2#next$"))
+    stored = session.hands.get(number=2).revisions.get().input
+    assert (stored["dealer"], stored["declarer"], stored["captured"]) == (1, 1, 20)
+    assert page.js_errors == []
