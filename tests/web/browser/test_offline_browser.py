@@ -41,16 +41,26 @@ def _fill(page, dealer, declarer, bid, captured):
     page.fill('input[name="captured"]', str(captured))
 
 
+def _until(page, predicate, arg=None, what="the condition"):
+    """Wait until the async JS `predicate(arg)` resolves truthy (wait_for_function would not await its promise)."""
+    # The predicate goes into the evaluated source itself: the page's CSP forbids eval().
+    waiting = """async (arg) => {
+      const predicate = %s, deadline = Date.now() + 10000;
+      while (Date.now() < deadline) {
+        if (await predicate(arg)) return true;
+        await new Promise((wake) => setTimeout(wake, 50));
+      }
+      return false;
+    }"""
+    met = page.evaluate(waiting % predicate, arg)
+    assert met, f"timed out waiting for {what}"
+
+
 def _controlled(page):
     """Wait until the service worker controls the page (it claims it once it is active) and keeps a copy."""
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    # wait_for_function takes a promise for a truthy value: ask, and wait, by hand.
     kept = "() => caches.open('baifen-pages').then(c => c.match(location.origin + location.pathname)).then(r => !!r)"
-    for _ in range(100):
-        if page.evaluate(kept):
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError("the service worker never kept the page")
+    _until(page, kept, what="the service worker to keep the page")
 
 
 def _offline_table(new_page, live_server, pages=1):
@@ -134,13 +144,11 @@ KEPT_STATIC = """() => caches.keys().then(names => Promise.all(names.filter(n =>
 
 def _kept_page_says(page, text):
     """Wait until the copy the service worker keeps of this page (network first, kept after) contains `text`."""
-    page.wait_for_function(
-        """async (text) => {
-          const kept = await caches.open("baifen-pages").then(c => c.match(location.origin + location.pathname));
-          return !!kept && (await kept.text()).includes(text);
-        }""",
-        arg=text,
-    )
+    kept = """async (text) => {
+      const kept = await caches.open("baifen-pages").then(c => c.match(location.origin + location.pathname));
+      return !!kept && (await kept.text()).includes(text);
+    }"""
+    _until(page, kept, text, what=f"the kept page to say {text}")
 
 
 def test_after_one_visit_the_table_page_reloads_offline_with_the_last_known_totals_and_takes_hands(
