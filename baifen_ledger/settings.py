@@ -195,10 +195,10 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# BAIFEN_STATIC_ROOT: where `collectstatic` puts them (the test suite points it at its own collected copy).
+STATIC_ROOT = Path(os.environ.get("BAIFEN_STATIC_ROOT") or BASE_DIR / "staticfiles")
 # Hashed and compressed copies made by `collectstatic` (make serve and make run do it), served by WhiteNoise
-# with far-future cache headers. The test suite renders pages without collectstatic: tests/conftest.py
-# swaps in the plain storage.
+# with far-future cache headers. The test suite renders and serves them too (tests/conftest.py).
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},

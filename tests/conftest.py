@@ -1,13 +1,37 @@
-"""Shared test set-up: Hypothesis profiles, paths to the shared rules data, static files without collectstatic."""
+"""Shared test set-up: Hypothesis profiles, paths to the shared rules data, static files as `make serve` has them.
+
+Static files: the tests render and serve what a club's server does. `collectstatic` runs into a folder of
+its own once per content of the static files (every app's, hashed with Django's and WhiteNoise's versions),
+under the system's temporary folder, one xdist worker at a time (a file lock): the first run after a change
+pays a few seconds, every other run only the hash. STATIC_ROOT points there, the storage is the production
+one (WhiteNoise's CompressedManifestStaticFilesStorage, strict: a {% static %} name missing from the
+manifest is a ValueError, as under DEBUG off, which pytest-django's default is), and WhiteNoise serves
+from the collected files only (no finders). One difference, for speed: WHITENOISE_AUTOREFRESH looks each
+file up in STATIC_ROOT when asked, instead of listing all ~750 of them each time a test client starts
+(60 ms a client). A live server (pytest-django's) is Django's WSGI application alone, as gunicorn runs it:
+WhiteNoise answers /static/, not the test handler that serves from the source folders.
+"""
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
+import shutil
+import tempfile
+import time
+from importlib.metadata import version
 from pathlib import Path
 
+import django
+import django.test.testcases
 import pytest
 from django.conf import settings as django_settings
 from django.core.cache import cache
+from django.core.handlers.wsgi import WSGIHandler
+from django.core.management import call_command
+from django.core.signals import setting_changed
+from django.test.utils import override_settings
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,14 +48,70 @@ settings.register_profile("thorough", max_examples=3000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
-# The hashed static storage needs `collectstatic` first; the suite renders {% static %} straight from static/,
-# and WhiteNoise serves it from there (as it does under DEBUG).
-django_settings.STORAGES = {
-    **django_settings.STORAGES,
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-}
-django_settings.WHITENOISE_USE_FINDERS = True
+# Each test client would otherwise list every collected file when it starts (see above).
 django_settings.WHITENOISE_AUTOREFRESH = True
+STATIC_CACHE = Path(tempfile.gettempdir()) / f"baifen-test-static-{os.getuid()}"
+STATIC_CACHE_DAYS = 7
+
+
+def static_key() -> str:
+    """A hash of every file collectstatic would copy, and of what decides the copies' names and contents."""
+    from django.contrib.staticfiles.finders import get_finders
+
+    digest = hashlib.sha256()
+    for part in (django.__version__, version("whitenoise"), django_settings.STATIC_URL, repr(django_settings.STORAGES)):
+        digest.update(part.encode() + b"\0")
+    found = sorted({path: storage for finder in get_finders() for path, storage in finder.list([])}.items())
+    for path, storage in found:
+        with storage.open(path) as handle:
+            digest.update(path.encode() + b"\0" + handle.read())
+    return digest.hexdigest()[:20]
+
+
+def static_collected() -> Path:
+    """The collected static files of this tree (collected now if no run has yet, under a lock)."""
+    root = STATIC_CACHE / static_key()
+    if (root / "staticfiles.json").exists():
+        os.utime(root)  # in use: not pruned
+        return root
+    STATIC_CACHE.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with open(STATIC_CACHE / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another worker collecting the same files: wait for its copy
+        if not (root / "staticfiles.json").exists():
+            building = Path(tempfile.mkdtemp(dir=STATIC_CACHE, prefix=".building-"))
+            with override_settings(STATIC_ROOT=str(building)):
+                call_command("collectstatic", interactive=False, verbosity=0)
+            building.rename(root)  # whole or not at all: the manifest marks a finished copy
+        _prune(keep=root)
+    return root
+
+
+def _prune(*, keep: Path) -> None:
+    """Copies of other contents (another branch, last week's files) go once unused for a week."""
+    for old in STATIC_CACHE.iterdir():
+        if old != keep and old.is_dir() and time.time() - old.stat().st_mtime > STATIC_CACHE_DAYS * 86400:
+            shutil.rmtree(old, ignore_errors=True)
+    os.utime(keep)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def collected_static() -> Path:
+    """STATIC_ROOT: the collected files, before any page is rendered or served."""
+    root = static_collected()
+    django_settings.STATIC_ROOT = str(root)
+    setting_changed.send(sender=None, setting="STATIC_ROOT", value=str(root), enter=True)
+    return root
+
+
+class ProductionLiveServerThread(django.test.testcases.LiveServerThread):
+    """pytest-django's live server without its static files handler: WhiteNoise serves them, as under gunicorn."""
+
+    def __init__(self, host: str, static_handler: object = None, **kwargs: object) -> None:
+        super().__init__(host, static_handler=lambda _media_handler: WSGIHandler(), **kwargs)
+
+
+# pytest-django imports the class from here when it starts a live server.
+django.test.testcases.LiveServerThread = ProductionLiveServerThread  # type: ignore[misc]
 
 
 @pytest.fixture(autouse=True)

@@ -19,6 +19,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -38,7 +39,8 @@ from ..presentation.sessions import hand_label
 from ..scoping import get_session_for_user, int_param, request_lang
 from .table import table_error, table_form
 
-# What the table and share pages load: kept by the service worker at install, so they open offline.
+# What the table and share pages load: kept by the service worker at install, so they open offline (under
+# their hashed names, as the pages link them: tests/web/test_offline.py checks the pages link nothing else).
 OFFLINE_ASSETS = (
     "css/base.css",
     "css/table.css",
@@ -78,7 +80,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     config = {
         "version": offline_version(),
         "assets": [static(path) for path in OFFLINE_ASSETS],
-        "static": static(""),
+        # The prefix, not static(""): the manifest storage has no entry for "" (a 500 under collectstatic).
+        "static": settings.STATIC_URL,
         "start": START_URL,
     }
     body = render_to_string("settlement/sw.js", {"config": json.dumps(config)})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 import pytest
+from django.templatetags.static import static
 from django.test import Client, override_settings
 from rest_framework.settings import api_settings
 
@@ -83,7 +84,7 @@ def test_a_page_server_error_is_the_sites_500_page_in_the_language(lang, heading
     response = client.get("/boom/")
     assert response.status_code == 500
     page = response.content.decode()
-    assert f"<h1>{heading}</h1>" in page and "css/base.css" in page
+    assert f"<h1>{heading}</h1>" in page and static("css/base.css") in page
 
 
 @pytest.mark.parametrize(("lang", "heading"), [("en", "Page not found"), ("zh-hans", "页面不存在")])

@@ -6,6 +6,7 @@ from html.parser import HTMLParser
 
 import pytest
 from django.db import DatabaseError, connection
+from django.templatetags.static import static
 
 from tests.factories import BENXI_EXAMPLE, make_session, record_hands
 
@@ -94,14 +95,16 @@ def test_swagger_ui_gets_its_start_up_script_from_a_file(client):
 
 def test_pages_link_a_favicon_and_an_apple_touch_icon_that_are_served(client):
     page = client.get("/login/").content.decode()
-    for href in ("/static/favicon.ico", "/static/img/icon.svg", "/static/img/apple-touch-icon.png"):
-        assert f'href="{href}"' in page
+    for name in ("favicon.ico", "img/icon.svg", "img/apple-touch-icon.png"):
+        href = static(name)  # the collected copy's hashed name
+        assert href != f"/static/{name}" and f'href="{href}"' in page
         assert client.get(href).status_code == 200
 
 
 def test_favicon_ico_at_the_root_leads_to_the_static_icon(client):
     response = client.get("/favicon.ico")
-    assert response.status_code == 302 and response["Location"] == "/static/favicon.ico"
+    assert response.status_code == 302 and response["Location"] == static("favicon.ico")
+    assert client.get(response["Location"]).status_code == 200
 
 
 def test_healthz_answers_without_a_login():

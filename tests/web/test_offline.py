@@ -8,17 +8,20 @@ captures 20: 105 > 100, broken, B −85 (15 − 85 = −70), A +20 (80 + 20 = 10
 from __future__ import annotations
 
 import json
+import re
 import struct
 
 import pytest
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.templatetags.static import static
 from django.urls import reverse
 
 from settlement import services
 from settlement.models import Hand, HandRevision, Role
 from settlement.web import offline
 from tests.factories import make_club, make_member, make_session
+from tests.linked import linked_static
 
 pytestmark = pytest.mark.django_db
 
@@ -58,8 +61,30 @@ def test_the_service_worker_is_served_from_the_root_as_javascript_and_revalidate
     body = response.content.decode()
     config = json.loads(body.split("var CONFIG = ", 1)[1].split(";\n", 1)[0])
     assert config["version"] == offline.offline_version()
-    assert "/static/js/offline.js" in config["assets"] and "/static/css/table.css" in config["assets"]
+    # The hashed names (collected, as make serve has them), which the worker answers from its cache.
+    assert re.fullmatch(r"/static/js/offline\.[0-9a-f]{12}\.js", static("js/offline.js"))
+    assert static("js/offline.js") in config["assets"] and static("css/table.css") in config["assets"]
+    assert config["static"] == "/static/"
     assert config["start"] == "/?pwa=1"
+
+
+def test_the_service_worker_keeps_every_static_file_the_table_and_share_pages_link(table):
+    """Offline, a page opens only with each file it links in the worker's cache: the first visit is not
+    yet controlled by the worker, so what it fetched is kept only if the worker's list names it."""
+    session, client = table
+    link = services.share_create(session=session, user=session.created_by)
+    body = client.get("/sw.js").content.decode()
+    kept = json.loads(body.split("var CONFIG = ", 1)[1].split(";\n", 1)[0])["assets"]
+    pages = [
+        reverse("table", kwargs={"slug": session.club.slug, "session_id": session.pk}),
+        reverse("share", kwargs={"token": link.token}),
+    ]
+    for lang in ("zh-hans", "en"):
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+        for url in pages:
+            files = linked_static(client.get(url).content.decode())
+            assert static("css/base.css") in files
+            assert [path for path in files if path not in kept] == [], url
 
 
 def test_every_file_the_service_worker_keeps_exists():
@@ -71,7 +96,9 @@ def test_a_deploy_that_renames_a_static_file_is_a_new_service_worker(monkeypatch
     before = offline.offline_version()
     # What ManifestStaticFilesStorage does on a deploy that changed table.js: another hashed name.
     real = offline.static
-    monkeypatch.setattr(offline, "static", lambda path: real(path).replace("table.js", "table.0123abcd.js"))
+    renamed = re.sub(r"table\.[0-9a-f]{12}\.js$", "table.0123456789ab.js", real("js/table.js"))
+    assert renamed != real("js/table.js")
+    monkeypatch.setattr(offline, "static", lambda path: renamed if path == "js/table.js" else real(path))
     offline.offline_version.cache_clear()
     try:
         assert offline.offline_version() != before
@@ -79,9 +106,11 @@ def test_a_deploy_that_renames_a_static_file_is_a_new_service_worker(monkeypatch
         offline.offline_version.cache_clear()
 
 
-def _png_size(path):
-    with open(finders.find(path.removeprefix(settings.STATIC_URL).lstrip("/")), "rb") as handle:
-        head = handle.read(24)
+def _png_size(client, url):
+    """The icon as WhiteNoise serves it from the collected files, under the name the manifest gives."""
+    response = client.get(url)
+    assert response.status_code == 200 and response["Content-Type"] == "image/png"
+    head = b"".join(response.streaming_content)[:24]
     assert head[:8] == b"\x89PNG\r\n\x1a\n"
     return struct.unpack(">II", head[16:24])
 
@@ -102,8 +131,9 @@ def test_the_manifest_names_the_app_in_the_pages_language_and_makes_it_installab
     assert manifest["start_url"] == "/?pwa=1" and manifest["scope"] == "/"
     assert manifest["theme_color"] == "#8b1e1e"
     sizes = {icon["sizes"]: icon for icon in manifest["icons"]}
-    assert _png_size(sizes["192x192"]["src"]) == (192, 192)
-    assert _png_size(sizes["512x512"]["src"]) == (512, 512)
+    assert _png_size(client, sizes["192x192"]["src"]) == (192, 192)
+    assert _png_size(client, sizes["512x512"]["src"]) == (512, 512)
+    assert client.get(sizes["any"]["src"]).status_code == 200
 
 
 def test_only_the_table_and_share_pages_link_the_manifest_and_the_worker(table):
@@ -113,7 +143,7 @@ def test_only_the_table_and_share_pages_link_the_manifest_and_the_worker(table):
     share_page = client.get(reverse("share", kwargs={"token": link.token}))
     for page in (table_page, share_page):
         html = page.content.decode()
-        assert 'rel="manifest"' in html and "js/offline.js" in html and 'data-sw="/sw.js"' in html
+        assert 'rel="manifest"' in html and static("js/offline.js") in html and 'data-sw="/sw.js"' in html
     for other in (
         reverse("session_detail", kwargs={"slug": session.club.slug, "session_id": session.pk}),
         reverse("club_home", kwargs={"slug": session.club.slug}),

@@ -41,16 +41,26 @@ def _fill(page, dealer, declarer, bid, captured):
     page.fill('input[name="captured"]', str(captured))
 
 
+def _until(page, predicate, arg=None, what="the condition"):
+    """Wait until the async JS `predicate(arg)` resolves truthy (wait_for_function would not await its promise)."""
+    # The predicate goes into the evaluated source itself: the page's CSP forbids eval().
+    waiting = """async (arg) => {
+      const predicate = %s, deadline = Date.now() + 10000;
+      while (Date.now() < deadline) {
+        if (await predicate(arg)) return true;
+        await new Promise((wake) => setTimeout(wake, 50));
+      }
+      return false;
+    }"""
+    met = page.evaluate(waiting % predicate, arg)
+    assert met, f"timed out waiting for {what}"
+
+
 def _controlled(page):
     """Wait until the service worker controls the page (it claims it once it is active) and keeps a copy."""
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    # wait_for_function takes a promise for a truthy value: ask, and wait, by hand.
     kept = "() => caches.open('baifen-pages').then(c => c.match(location.origin + location.pathname)).then(r => !!r)"
-    for _ in range(100):
-        if page.evaluate(kept):
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError("the service worker never kept the page")
+    _until(page, kept, what="the service worker to keep the page")
 
 
 def _offline_table(new_page, live_server, pages=1, variant="baifen.benxi", recorded=()):
@@ -124,6 +134,66 @@ def test_installable_the_manifest_and_service_worker_pass_chromiums_check(browse
         assert '"name": "百分账本"' in manifest["data"]  # in the page's language
     finally:
         context.close()
+
+
+# The page's files as it links them (hashed names), and those the service worker keeps in its static cache.
+LINKED_STATIC = """() => Array.from(document.querySelectorAll("link[href], script[src], img[src]"))
+  .map(el => new URL(el.href || el.src, location.href)).filter(u => u.origin === location.origin
+  && u.pathname.startsWith("/static/")).map(u => u.pathname)"""
+KEPT_STATIC = """() => caches.keys().then(names => Promise.all(names.filter(n => n.startsWith("baifen-static-"))
+  .map(n => caches.open(n).then(c => c.keys())))).then(lists => lists.flat().map(r => new URL(r.url).pathname))"""
+
+
+def _kept_page_says(page, text):
+    """Wait until the copy the service worker keeps of this page (network first, kept after) contains `text`."""
+    kept = """async (text) => {
+      const kept = await caches.open("baifen-pages").then(c => c.match(location.origin + location.pathname));
+      return !!kept && (await kept.text()).includes(text);
+    }"""
+    _until(page, kept, text, what=f"the kept page to say {text}")
+
+
+def test_after_one_visit_the_table_page_reloads_offline_with_the_last_known_totals_and_takes_hands(
+    new_page, live_server
+):
+    """Hand 1 recorded before the visit, hand 2 from the page: offline, the page shows the totals after hand 2
+    (A 80 + 20 = 100, B 15 − 85 = −70), every file it links from the worker's cache, and takes hand 3."""
+    club = make_club()
+    owner = make_member(club)
+    session = make_session(club, owner)
+    services.hand_record(session=session, user=owner, hand_input=HANDS[0])
+    page = new_page(owner, viewport=PHONE, lang="en")
+    page.goto(_table(live_server, session))
+    _controlled(page)
+    linked = page.evaluate(LINKED_STATIC)
+    assert any(re.fullmatch(r"/static/js/offline\.[0-9a-f]{12}\.js", path) for path in linked)  # collected
+    assert sorted(set(linked) - set(page.evaluate(KEPT_STATIC))) == []  # kept at install, under those names
+
+    _fill(page, **HANDS[1])
+    page.click("button.record")
+    page.wait_for_url(re.compile(r"/table/\?saved=2#next$"))
+    totals = page.locator(".scoreboard table.board tbody")
+    expect(totals.locator("tr.side.s0")).to_contain_text("+100")
+    expect(totals.locator("tr.side.s1")).to_contain_text("−70")
+    online = totals.inner_text()
+    _kept_page_says(page, 'id="hand-2"')
+
+    failed = []
+    page.on("requestfailed", lambda request: failed.append(request.url))
+    page.context.set_offline(True)
+    response = page.reload()
+    assert response is not None and response.from_service_worker
+    expect(page.locator("#kept .kept-status")).to_contain_text("No connection")
+    assert totals.inner_text() == online  # the totals as last known, not those of the first visit
+    expect(page.locator("#hand-2")).to_be_visible()
+    page.wait_for_load_state("load")
+    assert [url for url in failed if "/static/" in url] == []  # every file came from the worker's cache
+
+    _enter_offline(page, HANDS[2:], first_number=3)
+    page.context.set_offline(False)
+    page.wait_for_url(re.compile(r"/table/\?saved=3#next$"))
+    assert _captured(session) == [15, 20, 0]
+    assert page.js_errors == []
 
 
 def test_three_hands_entered_offline_are_recorded_in_order_with_their_receipts_when_back_online(new_page, live_server):
