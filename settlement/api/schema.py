@@ -341,6 +341,8 @@ def schema_components(result: dict[str, Any], generator: Any, request: Any, publ
     # The server refuses a body field it does not take (`field.unknown`): so does the schema.
     for name in STRICT_BODIES:
         schemas[name]["additionalProperties"] = False
+    for name in BY_VARIANT:
+        schemas.update(by_variant(name, schemas[name]))
     # A rename is a PATCH (drf-spectacular makes every field optional) that needs its name.
     schemas["PatchedPlayerRename"]["required"] = ["name"]
     # A body is required wherever the call takes one (close and reopen take none, or an empty object).
@@ -351,6 +353,37 @@ def schema_components(result: dict[str, Any], generator: Any, request: Any, publ
                 body["required"] = True
             _statuses_complete(operation)
     return result
+
+
+# Hand responses: one component per variant, discriminated by the `variant` beside `input`.
+BY_VARIANT = ("HandWrite", "HandListItem", "Revision")
+
+
+def by_variant(name: str, base: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """`name` (a response with `variant` and a hand `input`) as `oneOf` one component per variant
+    (`<name><Variant>`: `variant` that key, `input` that variant's hand), discriminated by `variant`, so a
+    generated client parses each hand whole (an `anyOf` over the variants' hands keeps the first that fits)."""
+    found: dict[str, dict[str, Any]] = {}
+    for key in VARIANTS:
+        properties = dict(base["properties"])
+        described = properties["variant"].get("description", "")
+        properties["variant"] = {"type": "string", "enum": [key], "description": described}
+        hand = properties["input"]
+        properties["input"] = {
+            "allOf": [{"$ref": f"{REF}HandInput{variant_name(key)}"}],
+            "nullable": True,
+            **({"description": hand["description"]} if "description" in hand else {}),
+        }
+        found[f"{name}{variant_name(key)}"] = {**base, "properties": properties}
+    found[name] = {
+        "oneOf": [{"$ref": f"{REF}{name}{variant_name(key)}"} for key in VARIANTS],
+        "discriminator": {
+            "propertyName": "variant",
+            "mapping": {key: f"{REF}{name}{variant_name(key)}" for key in VARIANTS},
+        },
+        **({"description": base["description"]} if "description" in base else {}),
+    }
+    return found
 
 
 BODY_OPTIONAL = frozenset({"session_close", "session_reopen"})

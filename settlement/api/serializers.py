@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from settlement.models import Player, Role, Session
@@ -27,6 +28,20 @@ MAX_PLAYERS = max(max(variant.player_counts) for variant in VARIANTS.values())
 SEAT = {"min_value": 0, "max_value": MAX_PLAYERS - 1}
 
 # --- errors ---
+
+
+VARIANT_HELP = "the session's variant: says which variant's hand `input` is (the schema's discriminator)"
+
+
+@extend_schema_field({"type": "string", "enum": VARIANT_CHOICES})
+class SessionVariantField(serializers.Field):
+    """The session's variant, given in the serializer's context (`variant`): a hand's rows do not carry it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(source="*", read_only=True, help_text=VARIANT_HELP, **kwargs)
+
+    def to_representation(self, value: Any) -> str:
+        return str(self.context["variant"])
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -316,6 +331,7 @@ class HandWriteSerializer(serializers.Serializer):
     n = serializers.IntegerField(help_text="the hand's number in the session")
     revision = serializers.IntegerField(help_text="1 = as recorded; later = corrections and voids")
     is_void = serializers.BooleanField()
+    variant = SessionVariantField()
     input = NullableHandInputField(allow_null=True, help_text="the hand as entered (null once void)")
     created = serializers.DateTimeField(help_text="when it was recorded")
     updated = serializers.DateTimeField(help_text="its latest revision's time")
@@ -442,6 +458,7 @@ class RevisionSerializer(serializers.Serializer):
         source="created_at", help_text="the same as `created`: a revision never changes"
     )
     reason = serializers.CharField(allow_blank=True, help_text="why (empty for the recording)")
+    variant = SessionVariantField()
     input = NullableHandInputField(allow_null=True, help_text="the hand as entered (null for a void)")
     void = serializers.BooleanField(source="is_void")
 
@@ -476,6 +493,7 @@ class HandListItemSerializer(serializers.Serializer):
     n = serializers.IntegerField(help_text="the hand's number in the session")
     revision = serializers.IntegerField(help_text="its current revision: 1 = as recorded")
     is_void = serializers.BooleanField()
+    variant = SessionVariantField()
     input = NullableHandInputField(allow_null=True, help_text="the hand as entered (null once void)")
     created = serializers.DateTimeField(help_text="when it was recorded")
     updated = serializers.DateTimeField(help_text="its latest revision's time")

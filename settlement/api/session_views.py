@@ -111,6 +111,7 @@ def _hand_body(session: Session, write: services.HandWrite) -> dict[str, Any]:
         "n": write.hand.number,
         "revision": revision.number,
         "is_void": revision.is_void,
+        "variant": session.variant,
         "input": hand_input_ordered(revision.input),
         "created": times.to_representation(write.hand.created_at),
         "updated": times.to_representation(revision.created_at),
@@ -287,7 +288,7 @@ def hand_record(request: Request, session_id: int) -> Response:
         count, hands = selectors.session_hands(
             session=session, updated_since=query.get("updated_since"), offset=offset, limit=limit
         )
-        results = s.HandListItemSerializer(hands, many=True).data
+        results = s.HandListItemSerializer(hands, many=True, context={"variant": session.variant}).data
         return Response(page_body(request, offset=offset, limit=limit, count=count, results=results))
     policy.deny_unless(policy.may_write(membership.role))
     with key_errors():
@@ -398,5 +399,7 @@ def hand_revisions(request: Request, session_id: int, number: int) -> Response:
     query = query_valid(s.PageQuerySerializer(data=request.query_params.dict()))
     offset, limit = query["offset"], query["limit"]
     revisions = selectors.hand_revisions(session=session, number=number)
-    results = s.RevisionSerializer(revisions[offset : offset + limit], many=True).data
+    results = s.RevisionSerializer(
+        revisions[offset : offset + limit], many=True, context={"variant": session.variant}
+    ).data
     return Response(page_body(request, offset=offset, limit=limit, count=len(revisions), results=results))
