@@ -56,8 +56,23 @@ def api_endpoint(*methods: str, renderers: Sequence[type[BaseRenderer]] = (JSONR
     return wrap
 
 
-# A GET's answer carries an ETag (a hash of its body); `If-None-Match` with it gets a 304 with no body.
-etag_conditional = decorator_from_middleware(ConditionalGetMiddleware)
+class ConditionalGetOrHead(ConditionalGetMiddleware):
+    """Django's conditional GET, for HEAD too: HEAD is GET without the body, so the same ETag and 304.
+
+    (Django's middleware skips HEAD; here the view has rendered the body, so its hash is the GET's.)"""
+
+    def process_response(self, request: Any, response: Any) -> Any:
+        if request.method != "HEAD":
+            return super().process_response(request, response)
+        request.method = "GET"
+        try:
+            return super().process_response(request, response)
+        finally:
+            request.method = "HEAD"
+
+
+# A GET's (or HEAD's) answer carries an ETag (a hash of its body); `If-None-Match` with it gets a 304 with no body.
+etag_conditional = decorator_from_middleware(ConditionalGetOrHead)
 NOT_MODIFIED = {304: OpenApiResponse(description="not modified: `If-None-Match` holds the ETag of this answer")}
 
 
