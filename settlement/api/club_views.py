@@ -25,6 +25,7 @@ from .common import (
     etag_conditional,
     list_page,
     object_body,
+    query_none,
     query_valid,
 )
 from .renderers import StandingsCSVRenderer
@@ -126,6 +127,7 @@ def _standings(request: Request, slug: str) -> Response:
 )
 @api_endpoint("GET")
 def player_stats(request: Request, slug: str, player_id: int) -> Response:
+    query_none(request)
     membership, player = get_player_for_user(request.user, slug, player_id)
     stats = selectors.player_stats(club=membership.club, player=player)
     lang = request_lang()
@@ -161,6 +163,7 @@ def player_stats(request: Request, slug: str, player_id: int) -> Response:
 @api_endpoint("GET", "POST")
 def tokens(request: Request) -> Response:
     if request.method == "POST":
+        query_none(request)
         body = object_body(request, ("name", "expires"))
         expires = body.get("expires")
         if expires is not None:
@@ -179,5 +182,6 @@ def tokens(request: Request) -> Response:
 )
 @api_endpoint("DELETE")
 def token_revoke(request: Request, token_id: int) -> Response:
+    query_none(request)
     services.api_token_revoke(user=request.user, token_id=token_id)
     return Response(status=status.HTTP_204_NO_CONTENT)

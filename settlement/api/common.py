@@ -141,9 +141,26 @@ def object_body(request: Request, fields: Collection[str]) -> dict[str, Any]:
     return request.data
 
 
+# `?format=` is the content negotiation's (`renderers.FormatNegotiation` refuses a format not given there).
+QUERY_ANYWHERE = frozenset({"format"})
+
+
+def query_unknown_refuse(keys: Collection[str], fields: Collection[str]) -> None:
+    """A query parameter the call does not take is refused by name (`?page=2` is not silently page 1)."""
+    for key in keys:
+        if key not in fields and key not in QUERY_ANYWHERE:
+            raise LedgerError("field.unknown", field=str(key), subject="query", name=key)
+
+
+def query_none(request: Request) -> None:
+    """The call takes no query parameters: any is refused by name."""
+    query_unknown_refuse(request.query_params.keys(), ())
+
+
 def query_valid(serializer: Any) -> dict[str, Any]:
     # Given `query_params.dict()`, not the QueryDict: DRF reads an empty `?variant=` from a QueryDict as left out,
     # where the schema says a variant is one of the keys.
+    query_unknown_refuse(serializer.initial_data.keys(), serializer.fields.keys())
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
 

@@ -17,7 +17,7 @@ from settlement.rules.options import OptionKind
 from settlement.rules.registry import VARIANTS
 from settlement.scoping import get_session_for_user, request_lang
 
-from .common import READ_ERRORS, api_endpoint, error_responses, sequence_page
+from .common import READ_ERRORS, api_endpoint, error_responses, query_none, sequence_page
 from .serializers import PageQuerySerializer, page_of
 
 
@@ -134,6 +134,7 @@ def variants_list(request: Request) -> Response:
 )
 @api_endpoint("GET")
 def session_entry(request: Request, session_id: int) -> Response:
+    query_none(request)
     _, session = get_session_for_user(request.user, session_id)
     view = selectors.table_view(session=session, lang=request_lang())
     if view.entry is None:

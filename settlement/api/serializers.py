@@ -11,8 +11,10 @@ they came, so that the rules engine alone says what is valid (no coercion of
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import Any, ClassVar
 
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -80,8 +82,25 @@ class HandVoidSerializer(serializers.Serializer):
 # --- query parameters ---
 
 
+class ZonedDateTimeField(serializers.DateTimeField):
+    """A time with its zone (`Z` or an offset): a naive time or a bare day would have to guess one."""
+
+    default_error_messages: ClassVar[dict[str, Any]] = {
+        "datetime.zone": _("give a time with its zone, e.g. 2026-03-01T12:00:00Z or 2026-03-01T20:00:00+08:00"),
+    }
+
+    def to_internal_value(self, value: Any) -> datetime.datetime:
+        try:
+            parsed = parse_datetime(value.strip()) if isinstance(value, str) else None
+        except ValueError:
+            parsed = None  # DRF's own message: not a valid time
+        if parsed is not None and parsed.tzinfo is None:  # a bare day parses too, as a naive midnight
+            self.fail("datetime.zone")
+        return super().to_internal_value(value)
+
+
 class SessionFilterSerializer(serializers.Serializer):
-    updated_since = serializers.DateTimeField(
+    updated_since = ZonedDateTimeField(
         required=False, help_text="sessions whose `updated` (latest write) is at or after this time (ISO 8601)"
     )
     date_from = serializers.DateField(required=False, help_text="sessions on or after this day")
@@ -210,7 +229,7 @@ class ListQuerySerializer(serializers.Serializer):
     offset = serializers.IntegerField(
         required=False, default=0, min_value=0, max_value=1_000_000, help_text="how many to skip"
     )
-    updated_since = serializers.DateTimeField(
+    updated_since = ZonedDateTimeField(
         required=False,
         help_text="only those whose `updated` is at or after this time (ISO 8601; send the newest `updated` "
         "you have for an incremental sync)",

@@ -36,6 +36,7 @@ from .common import (
     object_body,
     page_body,
     page_previous,
+    query_none,
     query_valid,
 )
 from .schema import golden_documents
@@ -213,6 +214,7 @@ def session_detail(request: Request, session_id: int) -> Response:
 )
 @api_endpoint("GET")
 def session_export(request: Request, session_id: int) -> Response:
+    query_none(request)
     _, session = get_session_for_user(request.user, session_id)
     return Response(services.session_export(session=session))
 
@@ -226,6 +228,7 @@ def session_export(request: Request, session_id: int) -> Response:
 )
 @api_endpoint("POST")
 def session_close(request: Request, session_id: int) -> Response:
+    query_none(request)
     membership, session = get_session_for_user(request.user, session_id)
     policy.deny_unless(policy.may_write(membership.role))
     object_body(request, ())
@@ -242,6 +245,7 @@ def session_close(request: Request, session_id: int) -> Response:
 )
 @api_endpoint("POST")
 def session_reopen(request: Request, session_id: int) -> Response:
+    query_none(request)
     membership, session = get_session_for_user(request.user, session_id)
     policy.deny_unless(policy.may_reopen(membership.role))
     object_body(request, ())
@@ -290,6 +294,7 @@ def hand_record(request: Request, session_id: int) -> Response:
         )
         results = s.HandListItemSerializer(hands, many=True, context={"variant": session.variant}).data
         return Response(page_body(request, offset=offset, limit=limit, count=count, results=results))
+    query_none(request)
     policy.deny_unless(policy.may_write(membership.role))
     with key_errors():
         write = services.hand_record(
@@ -348,6 +353,7 @@ def hand_preview(request: Request, session_id: int) -> Response:
 )
 @api_endpoint("POST")
 def hand_correct(request: Request, session_id: int, number: int) -> Response:
+    query_none(request)
     membership, session = get_session_for_user(request.user, session_id)
     policy.deny_unless(policy.may_write(membership.role))
     body = object_body(request, ("hand", "reason", "revision"))
@@ -372,6 +378,7 @@ def hand_correct(request: Request, session_id: int, number: int) -> Response:
 )
 @api_endpoint("POST")
 def hand_void(request: Request, session_id: int, number: int) -> Response:
+    query_none(request)
     membership, session = get_session_for_user(request.user, session_id)
     policy.deny_unless(policy.may_write(membership.role))
     body = object_body(request, ("reason", "revision"))
