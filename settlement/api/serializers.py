@@ -46,6 +46,14 @@ class SessionVariantField(serializers.Field):
         return str(self.context["variant"])
 
 
+class UtcDateTimeField(serializers.DateTimeField):
+    """A time as the API answers it: in UTC, with `Z` (never the server's zone); one a client reads without
+    knowing where the club is. (A session's `date` is the club's local day: a date, not a time.)"""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(default_timezone=datetime.UTC, **kwargs)
+
+
 class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="stable error code, e.g. `bid.place_minimum`, `not_found`")
     hand = serializers.IntegerField(allow_null=True, help_text="the hand's number in the session (1-based), or null")
@@ -82,7 +90,7 @@ class HandVoidSerializer(serializers.Serializer):
 # --- query parameters ---
 
 
-class ZonedDateTimeField(serializers.DateTimeField):
+class ZonedDateTimeField(UtcDateTimeField):
     """A time with its zone (`Z` or an offset): a naive time or a bare day would have to guess one."""
 
     default_error_messages: ClassVar[dict[str, Any]] = {
@@ -174,8 +182,8 @@ class ClubSerializer(serializers.Serializer):
     slug = serializers.SlugField()
     name = serializers.CharField()
     role = serializers.ChoiceField(choices=Role.choices, help_text="your role in the club")
-    created = serializers.DateTimeField(source="created_at", help_text="when it was made")
-    updated = serializers.DateTimeField(source="updated_at", help_text="its latest change")
+    created = UtcDateTimeField(source="created_at", help_text="when it was made")
+    updated = UtcDateTimeField(source="updated_at", help_text="its latest change")
 
 
 class PlayerSerializer(serializers.Serializer):
@@ -183,8 +191,8 @@ class PlayerSerializer(serializers.Serializer):
     name = serializers.CharField()
     is_guest = serializers.BooleanField()
     sessions = serializers.IntegerField(help_text="sessions sat in")
-    created = serializers.DateTimeField(source="created_at", help_text="when it was made")
-    updated = serializers.DateTimeField(source="updated_at", help_text="its latest change (name, login, guest or not)")
+    created = UtcDateTimeField(source="created_at", help_text="when it was made")
+    updated = UtcDateTimeField(source="updated_at", help_text="its latest change (name, login, guest or not)")
 
 
 class SeatSummarySerializer(serializers.Serializer):
@@ -245,8 +253,8 @@ class SessionSummarySerializer(serializers.Serializer):
     unit = serializers.CharField(source="session.unit")
     hands = serializers.IntegerField(help_text="hands that count (void ones left out)")
     seats = SeatSummarySerializer(many=True)
-    created = serializers.DateTimeField(source="session.created_at", help_text="when it was made")
-    updated = serializers.DateTimeField(source="session.updated_at", help_text=SESSION_UPDATED_HELP)
+    created = UtcDateTimeField(source="session.created_at", help_text="when it was made")
+    updated = UtcDateTimeField(source="session.updated_at", help_text=SESSION_UPDATED_HELP)
 
 
 class SessionPageSerializer(serializers.Serializer):
@@ -335,8 +343,8 @@ class SessionResultsSerializer(ResultsDocumentSerializer):
     date = serializers.DateField()
     venue = serializers.CharField(allow_blank=True)
     status = serializers.ChoiceField(choices=Session.Status.choices)
-    created = serializers.DateTimeField(help_text="when it was opened or imported")
-    updated = serializers.DateTimeField(help_text=SESSION_UPDATED_HELP)
+    created = UtcDateTimeField(help_text="when it was opened or imported")
+    updated = UtcDateTimeField(help_text=SESSION_UPDATED_HELP)
     hand_count = serializers.IntegerField(help_text="hands in the log, void ones included (the last hand's number)")
     next = serializers.URLField(
         allow_null=True, help_text="the page of the hands before these (older); null on the last page"
@@ -352,8 +360,8 @@ class HandWriteSerializer(serializers.Serializer):
     is_void = serializers.BooleanField()
     variant = SessionVariantField()
     input = NullableHandInputField(allow_null=True, help_text="the hand as entered (null once void)")
-    created = serializers.DateTimeField(help_text="when it was recorded")
-    updated = serializers.DateTimeField(help_text="its latest revision's time")
+    created = UtcDateTimeField(help_text="when it was recorded")
+    updated = UtcDateTimeField(help_text="its latest revision's time")
     result = HandResultSerializer(allow_null=True)
     game_end = GameResultSerializer(allow_null=True, help_text="the game this hand finished, if it did")
 
@@ -460,9 +468,9 @@ class SessionStatusSerializer(serializers.Serializer):
 
     id = serializers.IntegerField(source="pk")
     status = serializers.ChoiceField(choices=Session.Status.choices)
-    closed_at = serializers.DateTimeField(allow_null=True, help_text="when it was closed; null while open")
-    created = serializers.DateTimeField(source="created_at", help_text="when it was made")
-    updated = serializers.DateTimeField(source="updated_at", help_text=SESSION_UPDATED_HELP)
+    closed_at = UtcDateTimeField(allow_null=True, help_text="when it was closed; null while open")
+    created = UtcDateTimeField(source="created_at", help_text="when it was made")
+    updated = UtcDateTimeField(source="updated_at", help_text=SESSION_UPDATED_HELP)
 
 
 class EmptySerializer(serializers.Serializer):
@@ -472,10 +480,8 @@ class EmptySerializer(serializers.Serializer):
 class RevisionSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="1 = as recorded; later = corrections and voids")
     author = serializers.CharField(source="author.username", help_text="who entered it (username)")
-    created = serializers.DateTimeField(source="created_at")
-    updated = serializers.DateTimeField(
-        source="created_at", help_text="the same as `created`: a revision never changes"
-    )
+    created = UtcDateTimeField(source="created_at")
+    updated = UtcDateTimeField(source="created_at", help_text="the same as `created`: a revision never changes")
     reason = serializers.CharField(allow_blank=True, help_text="why (empty for the recording)")
     variant = SessionVariantField()
     input = NullableHandInputField(allow_null=True, help_text="the hand as entered (null for a void)")
@@ -486,15 +492,15 @@ class ApiTokenSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     prefix = serializers.CharField(help_text="the secret's first characters, to tell tokens apart")
-    created = serializers.DateTimeField(source="created_at")
-    expires = serializers.DateTimeField(source="expires_at", allow_null=True, help_text="null: never")
-    last_used = serializers.DateTimeField(source="last_used_at", allow_null=True)
-    revoked = serializers.DateTimeField(source="revoked_at", allow_null=True)
+    created = UtcDateTimeField(source="created_at")
+    expires = UtcDateTimeField(source="expires_at", allow_null=True, help_text="null: never")
+    last_used = UtcDateTimeField(source="last_used_at", allow_null=True)
+    revoked = UtcDateTimeField(source="revoked_at", allow_null=True)
     updated = serializers.SerializerMethodField(help_text="when it was revoked, else when it was made")
 
     def get_updated(self, token: Any) -> datetime.datetime:
         data = token if isinstance(token, dict) else vars(token)
-        return serializers.DateTimeField().to_representation(data["revoked_at"] or data["created_at"])
+        return UtcDateTimeField().to_representation(data["revoked_at"] or data["created_at"])
 
 
 class ApiTokenMadeSerializer(ApiTokenSerializer):
@@ -514,8 +520,8 @@ class HandListItemSerializer(serializers.Serializer):
     is_void = serializers.BooleanField()
     variant = SessionVariantField()
     input = NullableHandInputField(allow_null=True, help_text="the hand as entered (null once void)")
-    created = serializers.DateTimeField(help_text="when it was recorded")
-    updated = serializers.DateTimeField(help_text="its latest revision's time")
+    created = UtcDateTimeField(help_text="when it was recorded")
+    updated = UtcDateTimeField(help_text="its latest revision's time")
 
 
 ClubPageSerializer = page_of(ClubSerializer, "ClubPageSerializer")
