@@ -107,6 +107,7 @@ def _standings(request: Request, slug: str) -> Response:
     membership = get_membership_for_user(request.user, slug)
     filters = query_valid(s.StandingsFilterSerializer(data=request.query_params.dict()))
     filters.pop("format", None)
+    filters.pop("labels", None)  # the CSV renderer's
     groups = selectors.standings_grouped(club=membership.club, **filters)
     response = Response(s.StandingGroupSerializer(standings_document(groups, lang=request_lang()), many=True).data)
     if request.accepted_renderer.format == StandingsCSVRenderer.format:

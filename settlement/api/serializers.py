@@ -134,12 +134,22 @@ class StandingsFilterSerializer(serializers.Serializer):
     format = serializers.ChoiceField(
         choices=["json", "csv"], required=False, help_text="`csv`: the same as CSV (UTF-8 with BOM)"
     )
+    labels = serializers.ChoiceField(
+        choices=["zh-Hans", "en"],
+        required=False,
+        help_text="CSV: the header row in these words instead of the JSON's keys (`label`, `rank`, `player.id`, …)",
+    )
 
 
 class StandingsCSVFilterSerializer(serializers.Serializer):
     date_from = serializers.DateField(required=False, help_text="sessions on or after this day")
     date_to = serializers.DateField(required=False, help_text="sessions on or before this day")
     variant = serializers.ChoiceField(choices=VARIANT_CHOICES, required=False)
+    labels = serializers.ChoiceField(
+        choices=["zh-Hans", "en"],
+        required=False,
+        help_text="CSV: the header row in these words instead of the JSON's keys (`label`, `rank`, `player.id`, …)",
+    )
 
 
 class ImportQuerySerializer(serializers.Serializer):
