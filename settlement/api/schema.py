@@ -400,12 +400,38 @@ WITH_BODY = {
 }
 
 
+ETAG_HEADER = {
+    "schema": {"type": "string"},
+    "description": "a hash of the answer's body: send it back as `If-None-Match` for a 304 while it is unchanged",
+}
+IF_NONE_MATCH = {
+    "in": "header",
+    "name": "If-None-Match",
+    "schema": {"type": "string"},
+    "description": "the `ETag` of an answer you have: a 304 without a body while it is still the answer",
+}
+RETRY_AFTER = {"schema": {"type": "integer", "minimum": 0}, "description": "seconds to wait before trying again"}
+
+
+def _headers_complete(operation: dict[str, Any]) -> None:
+    """The headers a client relies on: ETag and If-None-Match where a read answers 304, Retry-After on a 429."""
+    responses = operation["responses"]
+    if "304" in responses:
+        for code in ("200", "304"):
+            responses[code].setdefault("headers", {})["ETag"] = ETAG_HEADER
+        parameters = operation.setdefault("parameters", [])
+        if not any(p.get("in") == "header" and p.get("name") == "If-None-Match" for p in parameters):
+            parameters.append(IF_NONE_MATCH)
+    responses["429"].setdefault("headers", {})["Retry-After"] = RETRY_AFTER
+
+
 def _statuses_complete(operation: dict[str, Any]) -> None:
     """Every status a client can get, with the error shape; no response without a description."""
     responses = operation.setdefault("responses", {})
     extra = {**EVERY_CALL, **(WITH_BODY if "requestBody" in operation else {})}
     for code, described in extra.items():
         responses.setdefault(code, {"description": described, "content": {"application/json": {"schema": ERROR_REF}}})
+    _headers_complete(operation)
     for code, response in responses.items():
         if not response.get("description"):
             response["description"] = operation.get("summary", "") if code.startswith("2") else code
