@@ -413,9 +413,27 @@ IF_NONE_MATCH = {
 RETRY_AFTER = {"schema": {"type": "integer", "minimum": 0}, "description": "seconds to wait before trying again"}
 
 
+EVERY_ANSWER_HEADERS = {
+    "X-Request-Id": {
+        "schema": {"type": "string"},
+        "description": "the request's own `X-Request-Id` (letters, digits, `._:-`, up to 128) or one made for it; "
+        "the server's log lines name it",
+    },
+    "RateLimit-Limit": {
+        "schema": {"type": "integer", "minimum": 0},
+        "description": "requests allowed in the window (once the call is authenticated)",
+    },
+    "RateLimit-Remaining": {"schema": {"type": "integer", "minimum": 0}, "description": "requests left in it"},
+    "RateLimit-Reset": {"schema": {"type": "integer", "minimum": 0}, "description": "seconds until one frees up"},
+}
+
+
 def _headers_complete(operation: dict[str, Any]) -> None:
-    """The headers a client relies on: ETag and If-None-Match where a read answers 304, Retry-After on a 429."""
+    """The headers a client relies on: the request id and rate limit on every answer, ETag and If-None-Match where
+    a read answers 304, Retry-After on a 429."""
     responses = operation["responses"]
+    for response in responses.values():
+        response.setdefault("headers", {}).update(EVERY_ANSWER_HEADERS)
     if "304" in responses:
         for code in ("200", "304"):
             responses[code].setdefault("headers", {})["ETag"] = ETAG_HEADER

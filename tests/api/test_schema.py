@@ -139,6 +139,10 @@ def test_the_schema_declares_the_headers_a_client_relies_on(tmp_path):
         ).items()
     for op in operations.values():
         assert "Retry-After" in op["responses"]["429"]["headers"], op["operationId"]
+        for response in op["responses"].values():
+            assert {"X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} <= set(
+                response["headers"]
+            )
     for name in ("club_sessions_import", "hand_record"):
         assert "Idempotent-Replayed" in operations[name]["responses"]["201"]["headers"]
         assert "Idempotency-Key" in {p["name"] for p in operations[name]["parameters"] if p["in"] == "header"}
