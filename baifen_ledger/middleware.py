@@ -1,7 +1,9 @@
-"""Request limits that apply before any view runs."""
+"""Request limits that apply before any view runs; the request id and rate-limit headers of every answer."""
 
 from __future__ import annotations
 
+import re
+import uuid
 from collections.abc import Callable
 
 from django.conf import settings
@@ -10,6 +12,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
 from settlement.api.errors import error_body
+
+from .request_id import request_id
 
 
 def api_path(request: HttpRequest) -> bool:
@@ -58,3 +62,30 @@ class ApiBodyLimitMiddleware:
                 }
                 return JsonResponse(error_body(code="body.too_large", field="body", message=message), status=413)
         return self.get_response(request)
+
+
+REQUEST_ID_HEADER = "X-Request-Id"
+# A client's own id is kept when it is a plain token (what a log line can hold); anything else gets one made here.
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+
+
+class RequestIdMiddleware:
+    """Every answer carries `X-Request-Id`: the request's own, or one made for it; the log lines of the request
+    name it (`RequestIdFilter`). An API answer whose call was throttled carries `RateLimit-Limit`,
+    `RateLimit-Remaining` and `RateLimit-Reset` (seconds) too (`settlement.api.throttles`)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        given = request.headers.get(REQUEST_ID_HEADER, "")
+        rid = given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+        # Not reset on the way out: Django logs a 4xx/5xx (django.request) after the middleware has answered.
+        # The next request on this thread sets its own first.
+        request_id.set(rid)
+        response = self.get_response(request)
+        response[REQUEST_ID_HEADER] = rid
+        limit = getattr(request, "ratelimit", None)
+        if limit is not None:
+            response["RateLimit-Limit"], response["RateLimit-Remaining"], response["RateLimit-Reset"] = map(str, limit)
+        return response

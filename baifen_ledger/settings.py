@@ -75,8 +75,25 @@ CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 CORS_ALLOWED_ORIGINS = env_list("BAIFEN_CORS_ORIGINS", [])
 CORS_URLS_REGEX = r"^/api/.*$"
 CORS_ALLOW_CREDENTIALS = False
-CORS_ALLOW_HEADERS = ("accept", "accept-language", "authorization", "content-type", "idempotency-key", "if-none-match")
-CORS_EXPOSE_HEADERS = ("ETag", "Idempotent-Replayed", "Location", "Retry-After")
+CORS_ALLOW_HEADERS = (
+    "accept",
+    "accept-language",
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "if-none-match",
+    "x-request-id",
+)
+CORS_EXPOSE_HEADERS = (
+    "ETag",
+    "Idempotent-Replayed",
+    "Location",
+    "Retry-After",
+    "X-Request-Id",
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+)
 
 # DJANGO_HTTPS=1: the site is reached over HTTPS only, directly or behind a proxy that sets X-Forwarded-Proto.
 HTTPS = env_bool("DJANGO_HTTPS")
@@ -110,6 +127,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every answer, a refusal by any middleware too, carries X-Request-Id, and every log line of it.
+    "baifen_ledger.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before CommonMiddleware and anything that may answer: a preflight or a refusal carries the CORS headers.
@@ -304,8 +323,9 @@ BAIFEN_TRUSTED_PROXIES = env_int("BAIFEN_TRUSTED_PROXIES", 0)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
-    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_id": {"()": "baifen_ledger.request_id.RequestIdFilter"}},
+    "formatters": {"plain": {"format": "{asctime} {levelname} {name} [{request_id}]: {message}", "style": "{"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["request_id"]}},
     "root": {"handlers": ["stderr"], "level": env_str("DJANGO_LOG_LEVEL", "INFO")},
     "loggers": {
         "django": {"handlers": ["stderr"], "level": env_str("DJANGO_LOG_LEVEL", "INFO"), "propagate": False},

@@ -25,6 +25,7 @@ from .common import (
     etag_conditional,
     list_page,
     object_body,
+    query_none,
     query_valid,
 )
 from .renderers import StandingsCSVRenderer
@@ -106,6 +107,7 @@ def _standings(request: Request, slug: str) -> Response:
     membership = get_membership_for_user(request.user, slug)
     filters = query_valid(s.StandingsFilterSerializer(data=request.query_params.dict()))
     filters.pop("format", None)
+    filters.pop("labels", None)  # the CSV renderer's
     groups = selectors.standings_grouped(club=membership.club, **filters)
     response = Response(s.StandingGroupSerializer(standings_document(groups, lang=request_lang()), many=True).data)
     if request.accepted_renderer.format == StandingsCSVRenderer.format:
@@ -126,6 +128,7 @@ def _standings(request: Request, slug: str) -> Response:
 )
 @api_endpoint("GET")
 def player_stats(request: Request, slug: str, player_id: int) -> Response:
+    query_none(request)
     membership, player = get_player_for_user(request.user, slug, player_id)
     stats = selectors.player_stats(club=membership.club, player=player)
     lang = request_lang()
@@ -161,6 +164,7 @@ def player_stats(request: Request, slug: str, player_id: int) -> Response:
 @api_endpoint("GET", "POST")
 def tokens(request: Request) -> Response:
     if request.method == "POST":
+        query_none(request)
         body = object_body(request, ("name", "expires"))
         expires = body.get("expires")
         if expires is not None:
@@ -179,5 +183,6 @@ def tokens(request: Request) -> Response:
 )
 @api_endpoint("DELETE")
 def token_revoke(request: Request, token_id: int) -> Response:
+    query_none(request)
     services.api_token_revoke(user=request.user, token_id=token_id)
     return Response(status=status.HTTP_204_NO_CONTENT)

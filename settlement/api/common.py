@@ -56,8 +56,23 @@ def api_endpoint(*methods: str, renderers: Sequence[type[BaseRenderer]] = (JSONR
     return wrap
 
 
-# A GET's answer carries an ETag (a hash of its body); `If-None-Match` with it gets a 304 with no body.
-etag_conditional = decorator_from_middleware(ConditionalGetMiddleware)
+class ConditionalGetOrHead(ConditionalGetMiddleware):
+    """Django's conditional GET, for HEAD too: HEAD is GET without the body, so the same ETag and 304.
+
+    (Django's middleware skips HEAD; here the view has rendered the body, so its hash is the GET's.)"""
+
+    def process_response(self, request: Any, response: Any) -> Any:
+        if request.method != "HEAD":
+            return super().process_response(request, response)
+        request.method = "GET"
+        try:
+            return super().process_response(request, response)
+        finally:
+            request.method = "HEAD"
+
+
+# A GET's (or HEAD's) answer carries an ETag (a hash of its body); `If-None-Match` with it gets a 304 with no body.
+etag_conditional = decorator_from_middleware(ConditionalGetOrHead)
 NOT_MODIFIED = {304: OpenApiResponse(description="not modified: `If-None-Match` holds the ETag of this answer")}
 
 
@@ -126,9 +141,26 @@ def object_body(request: Request, fields: Collection[str]) -> dict[str, Any]:
     return request.data
 
 
+# `?format=` is the content negotiation's (`renderers.FormatNegotiation` refuses a format not given there).
+QUERY_ANYWHERE = frozenset({"format"})
+
+
+def query_unknown_refuse(keys: Collection[str], fields: Collection[str]) -> None:
+    """A query parameter the call does not take is refused by name (`?page=2` is not silently page 1)."""
+    for key in keys:
+        if key not in fields and key not in QUERY_ANYWHERE:
+            raise LedgerError("field.unknown", field=str(key), subject="query", name=key)
+
+
+def query_none(request: Request) -> None:
+    """The call takes no query parameters: any is refused by name."""
+    query_unknown_refuse(request.query_params.keys(), ())
+
+
 def query_valid(serializer: Any) -> dict[str, Any]:
     # Given `query_params.dict()`, not the QueryDict: DRF reads an empty `?variant=` from a QueryDict as left out,
     # where the schema says a variant is one of the keys.
+    query_unknown_refuse(serializer.initial_data.keys(), serializer.fields.keys())
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
 

@@ -6,7 +6,7 @@ language — an API client builds its forms from these, as the pages do.
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,7 +17,7 @@ from settlement.rules.options import OptionKind
 from settlement.rules.registry import VARIANTS
 from settlement.scoping import get_session_for_user, request_lang
 
-from .common import READ_ERRORS, api_endpoint, error_responses, sequence_page
+from .common import READ_ERRORS, api_endpoint, error_responses, query_none, sequence_page
 from .serializers import PageQuerySerializer, page_of
 
 
@@ -25,6 +25,33 @@ class ChoiceSerializer(serializers.Serializer):
     value = serializers.CharField()
     label = serializers.CharField(help_text="in the request's language")
     multiplier = serializers.IntegerField(allow_null=True, help_text="红星五's shapes: the bottom's multiplier")
+
+
+# A hand field's choice is sent as the field takes it: a seat or a bid as an integer (a partner's "none" as null,
+# the declarer alone), a choice as its text. The engine keeps them as text (the forms' values).
+TYPED_CHOICES = (FieldKind.SEAT, FieldKind.BID)
+
+
+def choice_typed(kind: str, value: str) -> int | str | None:
+    if kind in TYPED_CHOICES:
+        return None if value == "none" else int(value)
+    return value
+
+
+@extend_schema_field(
+    {
+        "oneOf": [{"type": "integer"}, {"type": "string"}],
+        "nullable": True,
+        "description": "as the hand field takes it: a seat or a bid an integer (null: the declarer alone), "
+        "a choice its text",
+    }
+)
+class ChoiceValueField(serializers.JSONField):
+    pass
+
+
+class EntryChoiceSerializer(ChoiceSerializer):
+    value = ChoiceValueField()
 
 
 class OptionSpecSerializer(serializers.Serializer):
@@ -74,7 +101,7 @@ class EntryFieldSerializer(serializers.Serializer):
     required = serializers.BooleanField()
     default = serializers.JSONField(allow_null=True)
     locked = serializers.BooleanField(help_text="set by the rules (the rotation's declarer)")
-    choices = ChoiceSerializer(many=True)
+    choices = EntryChoiceSerializer(many=True)
     minimum = serializers.IntegerField(allow_null=True)
     maximum = serializers.IntegerField(allow_null=True)
     step = serializers.IntegerField()
@@ -150,6 +177,7 @@ def variants_list(request: Request) -> Response:
 )
 @api_endpoint("GET")
 def session_entry(request: Request, session_id: int) -> Response:
+    query_none(request)
     _, session = get_session_for_user(request.user, session_id)
     view = selectors.table_view(session=session, lang=request_lang())
     if view.entry is None:
@@ -157,4 +185,7 @@ def session_entry(request: Request, session_id: int) -> Response:
         raise view.error
     state = view.entry
     body = as_data(state.entry) | {"number": state.number, "game": state.game, "game_start": state.game_start}
+    for field in body["fields"]:
+        for choice in field["choices"]:
+            choice["value"] = choice_typed(field["kind"], choice["value"])
     return Response(EntrySerializer(body).data)

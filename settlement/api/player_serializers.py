@@ -7,7 +7,7 @@ from rest_framework import serializers
 from settlement.ledger.ratings import FAMILIES
 
 from .schema import CLEAN_TEXT, NAME_TEXT
-from .serializers import PageQuerySerializer, PageSerializer
+from .serializers import PageQuerySerializer, PageSerializer, UtcDateTimeField
 
 FAMILY_CHOICES = list(FAMILIES)
 
@@ -46,8 +46,8 @@ class PlayerDetailSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     is_guest = serializers.BooleanField()
-    created = serializers.DateTimeField(source="created_at", help_text="when it was made")
-    updated = serializers.DateTimeField(source="updated_at", help_text="its latest change (a rename, a merge)")
+    created = UtcDateTimeField(source="created_at", help_text="when it was made")
+    updated = UtcDateTimeField(source="updated_at", help_text="its latest change (a rename, a merge)")
 
 
 class PlayerRenameSerializer(serializers.Serializer):

@@ -17,7 +17,16 @@ from settlement.scoping import get_membership_for_user, get_player_for_user
 from settlement.selectors.ratings import leaderboard
 
 from . import player_serializers as s
-from .common import READ_ERRORS, WRITE_ERRORS, api_endpoint, error_responses, object_body, page_body, query_valid
+from .common import (
+    READ_ERRORS,
+    WRITE_ERRORS,
+    api_endpoint,
+    error_responses,
+    object_body,
+    page_body,
+    query_none,
+    query_valid,
+)
 
 HOW = (
     "Weng-Lin (openskill) ratings per game family: fixed-partner games count each finished game, team against "
@@ -74,6 +83,7 @@ def club_leaderboard(request: Request, slug: str) -> Response:
 )
 @api_endpoint("GET", "PATCH")
 def player_detail(request: Request, slug: str, player_id: int) -> Response:
+    query_none(request)
     membership, player = get_player_for_user(request.user, slug, player_id)
     if request.method == "PATCH":
         policy.deny_unless(policy.may_manage(membership.role))
@@ -103,6 +113,7 @@ def player_detail(request: Request, slug: str, player_id: int) -> Response:
 )
 @api_endpoint("POST")
 def player_merge(request: Request, slug: str, player_id: int) -> Response:
+    query_none(request)
     membership, player = get_player_for_user(request.user, slug, player_id)
     policy.deny_unless(policy.may_manage(membership.role))
     body = object_body(request, ("into", "reason"))

@@ -7,12 +7,31 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils import translation
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import ErrorDetail, ValidationError
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
 
 from settlement.presentation.stats import BOM, cell_text, standings_header
+
+# The header row: the JSON's keys (a nested one by its path), whatever the request's language, so code reading the
+# CSV keys on `total` as it would on the JSON; `?labels=zh-Hans` (or `en`) asks for the labels instead.
+STANDINGS_KEYS = (
+    "label",
+    "rank",
+    "player.id",
+    "player.name",
+    "sessions",
+    "sessions_won",
+    "hands",
+    "declared",
+    "declarer_won",
+    "games_won",
+    "total",
+    "per_session",
+    "per_hand",
+)
 
 
 class StandingsCSVRenderer(BaseRenderer):
@@ -27,7 +46,13 @@ class StandingsCSVRenderer(BaseRenderer):
     ) -> bytes:
         out = io.StringIO()
         writer = csv.writer(out)
-        writer.writerow(standings_header())
+        request = (renderer_context or {}).get("request")
+        labels = request.query_params.get("labels") if request is not None else None
+        if labels:  # validated by the view (`StandingsFilterSerializer`)
+            with translation.override(labels):
+                writer.writerow(standings_header())
+        else:
+            writer.writerow(STANDINGS_KEYS)
         # Groups are a list; anything else (OPTIONS' description of the view, an error) has no rows, only the header.
         for group in data if isinstance(data, list) else []:
             for row in group["rows"]:

@@ -341,6 +341,8 @@ def schema_components(result: dict[str, Any], generator: Any, request: Any, publ
     # The server refuses a body field it does not take (`field.unknown`): so does the schema.
     for name in STRICT_BODIES:
         schemas[name]["additionalProperties"] = False
+    for name in BY_VARIANT:
+        schemas.update(by_variant(name, schemas[name]))
     # A rename is a PATCH (drf-spectacular makes every field optional) that needs its name.
     schemas["PatchedPlayerRename"]["required"] = ["name"]
     # A body is required wherever the call takes one (close and reopen take none, or an empty object).
@@ -351,6 +353,37 @@ def schema_components(result: dict[str, Any], generator: Any, request: Any, publ
                 body["required"] = True
             _statuses_complete(operation)
     return result
+
+
+# Hand responses: one component per variant, discriminated by the `variant` beside `input`.
+BY_VARIANT = ("HandWrite", "HandListItem", "Revision")
+
+
+def by_variant(name: str, base: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """`name` (a response with `variant` and a hand `input`) as `oneOf` one component per variant
+    (`<name><Variant>`: `variant` that key, `input` that variant's hand), discriminated by `variant`, so a
+    generated client parses each hand whole (an `anyOf` over the variants' hands keeps the first that fits)."""
+    found: dict[str, dict[str, Any]] = {}
+    for key in VARIANTS:
+        properties = dict(base["properties"])
+        described = properties["variant"].get("description", "")
+        properties["variant"] = {"type": "string", "enum": [key], "description": described}
+        hand = properties["input"]
+        properties["input"] = {
+            "allOf": [{"$ref": f"{REF}HandInput{variant_name(key)}"}],
+            "nullable": True,
+            **({"description": hand["description"]} if "description" in hand else {}),
+        }
+        found[f"{name}{variant_name(key)}"] = {**base, "properties": properties}
+    found[name] = {
+        "oneOf": [{"$ref": f"{REF}{name}{variant_name(key)}"} for key in VARIANTS],
+        "discriminator": {
+            "propertyName": "variant",
+            "mapping": {key: f"{REF}{name}{variant_name(key)}" for key in VARIANTS},
+        },
+        **({"description": base["description"]} if "description" in base else {}),
+    }
+    return found
 
 
 BODY_OPTIONAL = frozenset({"session_close", "session_reopen"})
@@ -367,12 +400,57 @@ WITH_BODY = {
 }
 
 
+ETAG_HEADER = {
+    "schema": {"type": "string"},
+    "description": "a hash of the answer's body: send it back as `If-None-Match` for a 304 while it is unchanged",
+}
+IF_NONE_MATCH = {
+    "in": "header",
+    "name": "If-None-Match",
+    # No pattern: HTTP has a server ignore a value it cannot read (an answer, not a refusal).
+    "schema": {"type": "string"},
+    "description": "the `ETag` of an answer you have: a 304 without a body while it is still the answer",
+}
+RETRY_AFTER = {"schema": {"type": "integer", "minimum": 0}, "description": "seconds to wait before trying again"}
+
+
+EVERY_ANSWER_HEADERS = {
+    "X-Request-Id": {
+        "schema": {"type": "string"},
+        "description": "the request's own `X-Request-Id` (letters, digits, `._:-`, up to 128) or one made for it; "
+        "the server's log lines name it",
+    },
+    "RateLimit-Limit": {
+        "schema": {"type": "integer", "minimum": 0},
+        "description": "requests allowed in the window (once the call is authenticated)",
+    },
+    "RateLimit-Remaining": {"schema": {"type": "integer", "minimum": 0}, "description": "requests left in it"},
+    "RateLimit-Reset": {"schema": {"type": "integer", "minimum": 0}, "description": "seconds until one frees up"},
+}
+
+
+def _headers_complete(operation: dict[str, Any]) -> None:
+    """The headers a client relies on: the request id and rate limit on every answer, ETag and If-None-Match where
+    a read answers 304, Retry-After on a 429."""
+    responses = operation["responses"]
+    for response in responses.values():
+        response.setdefault("headers", {}).update(EVERY_ANSWER_HEADERS)
+    if "304" in responses:
+        for code in ("200", "304"):
+            responses[code].setdefault("headers", {})["ETag"] = ETAG_HEADER
+        parameters = operation.setdefault("parameters", [])
+        if not any(p.get("in") == "header" and p.get("name") == "If-None-Match" for p in parameters):
+            parameters.append(IF_NONE_MATCH)
+    responses["429"].setdefault("headers", {})["Retry-After"] = RETRY_AFTER
+
+
 def _statuses_complete(operation: dict[str, Any]) -> None:
     """Every status a client can get, with the error shape; no response without a description."""
     responses = operation.setdefault("responses", {})
     extra = {**EVERY_CALL, **(WITH_BODY if "requestBody" in operation else {})}
     for code, described in extra.items():
         responses.setdefault(code, {"description": described, "content": {"application/json": {"schema": ERROR_REF}}})
+    _headers_complete(operation)
     for code, response in responses.items():
         if not response.get("description"):
             response["description"] = operation.get("summary", "") if code.startswith("2") else code

@@ -11,8 +11,11 @@ they came, so that the rules engine alone says what is valid (no coercion of
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import Any, ClassVar
 
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from settlement.models import Player, Role, Session
@@ -27,6 +30,28 @@ MAX_PLAYERS = max(max(variant.player_counts) for variant in VARIANTS.values())
 SEAT = {"min_value": 0, "max_value": MAX_PLAYERS - 1}
 
 # --- errors ---
+
+
+VARIANT_HELP = "the session's variant: says which variant's hand `input` is (the schema's discriminator)"
+
+
+@extend_schema_field({"type": "string", "enum": VARIANT_CHOICES})
+class SessionVariantField(serializers.Field):
+    """The session's variant, given in the serializer's context (`variant`): a hand's rows do not carry it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(source="*", read_only=True, help_text=VARIANT_HELP, **kwargs)
+
+    def to_representation(self, value: Any) -> str:
+        return str(self.context["variant"])
+
+
+class UtcDateTimeField(serializers.DateTimeField):
+    """A time as the API answers it: in UTC, with `Z` (never the server's zone); one a client reads without
+    knowing where the club is. (A session's `date` is the club's local day: a date, not a time.)"""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(default_timezone=datetime.UTC, **kwargs)
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -65,8 +90,25 @@ class HandVoidSerializer(serializers.Serializer):
 # --- query parameters ---
 
 
+class ZonedDateTimeField(UtcDateTimeField):
+    """A time with its zone (`Z` or an offset): a naive time or a bare day would have to guess one."""
+
+    default_error_messages: ClassVar[dict[str, Any]] = {
+        "datetime.zone": _("give a time with its zone, e.g. 2026-03-01T12:00:00Z or 2026-03-01T20:00:00+08:00"),
+    }
+
+    def to_internal_value(self, value: Any) -> datetime.datetime:
+        try:
+            parsed = parse_datetime(value.strip()) if isinstance(value, str) else None
+        except ValueError:
+            parsed = None  # DRF's own message: not a valid time
+        if parsed is not None and parsed.tzinfo is None:  # a bare day parses too, as a naive midnight
+            self.fail("datetime.zone")
+        return super().to_internal_value(value)
+
+
 class SessionFilterSerializer(serializers.Serializer):
-    updated_since = serializers.DateTimeField(
+    updated_since = ZonedDateTimeField(
         required=False, help_text="sessions whose `updated` (latest write) is at or after this time (ISO 8601)"
     )
     date_from = serializers.DateField(required=False, help_text="sessions on or after this day")
@@ -92,12 +134,22 @@ class StandingsFilterSerializer(serializers.Serializer):
     format = serializers.ChoiceField(
         choices=["json", "csv"], required=False, help_text="`csv`: the same as CSV (UTF-8 with BOM)"
     )
+    labels = serializers.ChoiceField(
+        choices=["zh-Hans", "en"],
+        required=False,
+        help_text="CSV: the header row in these words instead of the JSON's keys (`label`, `rank`, `player.id`, …)",
+    )
 
 
 class StandingsCSVFilterSerializer(serializers.Serializer):
     date_from = serializers.DateField(required=False, help_text="sessions on or after this day")
     date_to = serializers.DateField(required=False, help_text="sessions on or before this day")
     variant = serializers.ChoiceField(choices=VARIANT_CHOICES, required=False)
+    labels = serializers.ChoiceField(
+        choices=["zh-Hans", "en"],
+        required=False,
+        help_text="CSV: the header row in these words instead of the JSON's keys (`label`, `rank`, `player.id`, …)",
+    )
 
 
 class ImportQuerySerializer(serializers.Serializer):
@@ -140,8 +192,8 @@ class ClubSerializer(serializers.Serializer):
     slug = serializers.SlugField()
     name = serializers.CharField()
     role = serializers.ChoiceField(choices=Role.choices, help_text="your role in the club")
-    created = serializers.DateTimeField(source="created_at", help_text="when it was made")
-    updated = serializers.DateTimeField(source="updated_at", help_text="its latest change")
+    created = UtcDateTimeField(source="created_at", help_text="when it was made")
+    updated = UtcDateTimeField(source="updated_at", help_text="its latest change")
 
 
 class PlayerSerializer(serializers.Serializer):
@@ -149,8 +201,8 @@ class PlayerSerializer(serializers.Serializer):
     name = serializers.CharField()
     is_guest = serializers.BooleanField()
     sessions = serializers.IntegerField(help_text="sessions sat in")
-    created = serializers.DateTimeField(source="created_at", help_text="when it was made")
-    updated = serializers.DateTimeField(source="updated_at", help_text="its latest change (name, login, guest or not)")
+    created = UtcDateTimeField(source="created_at", help_text="when it was made")
+    updated = UtcDateTimeField(source="updated_at", help_text="its latest change (name, login, guest or not)")
 
 
 class SeatSummarySerializer(serializers.Serializer):
@@ -195,7 +247,7 @@ class ListQuerySerializer(serializers.Serializer):
     offset = serializers.IntegerField(
         required=False, default=0, min_value=0, max_value=1_000_000, help_text="how many to skip"
     )
-    updated_since = serializers.DateTimeField(
+    updated_since = ZonedDateTimeField(
         required=False,
         help_text="only those whose `updated` is at or after this time (ISO 8601; send the newest `updated` "
         "you have for an incremental sync)",
@@ -211,8 +263,8 @@ class SessionSummarySerializer(serializers.Serializer):
     unit = serializers.CharField(source="session.unit")
     hands = serializers.IntegerField(help_text="hands that count (void ones left out)")
     seats = SeatSummarySerializer(many=True)
-    created = serializers.DateTimeField(source="session.created_at", help_text="when it was made")
-    updated = serializers.DateTimeField(source="session.updated_at", help_text=SESSION_UPDATED_HELP)
+    created = UtcDateTimeField(source="session.created_at", help_text="when it was made")
+    updated = UtcDateTimeField(source="session.updated_at", help_text=SESSION_UPDATED_HELP)
 
 
 class SessionPageSerializer(serializers.Serializer):
@@ -301,8 +353,8 @@ class SessionResultsSerializer(ResultsDocumentSerializer):
     date = serializers.DateField()
     venue = serializers.CharField(allow_blank=True)
     status = serializers.ChoiceField(choices=Session.Status.choices)
-    created = serializers.DateTimeField(help_text="when it was opened or imported")
-    updated = serializers.DateTimeField(help_text=SESSION_UPDATED_HELP)
+    created = UtcDateTimeField(help_text="when it was opened or imported")
+    updated = UtcDateTimeField(help_text=SESSION_UPDATED_HELP)
     hand_count = serializers.IntegerField(help_text="hands in the log, void ones included (the last hand's number)")
     next = serializers.URLField(
         allow_null=True, help_text="the page of the hands before these (older); null on the last page"
@@ -316,9 +368,10 @@ class HandWriteSerializer(serializers.Serializer):
     n = serializers.IntegerField(help_text="the hand's number in the session")
     revision = serializers.IntegerField(help_text="1 = as recorded; later = corrections and voids")
     is_void = serializers.BooleanField()
+    variant = SessionVariantField()
     input = NullableHandInputField(allow_null=True, help_text="the hand as entered (null once void)")
-    created = serializers.DateTimeField(help_text="when it was recorded")
-    updated = serializers.DateTimeField(help_text="its latest revision's time")
+    created = UtcDateTimeField(help_text="when it was recorded")
+    updated = UtcDateTimeField(help_text="its latest revision's time")
     result = HandResultSerializer(allow_null=True)
     game_end = GameResultSerializer(allow_null=True, help_text="the game this hand finished, if it did")
 
@@ -425,9 +478,9 @@ class SessionStatusSerializer(serializers.Serializer):
 
     id = serializers.IntegerField(source="pk")
     status = serializers.ChoiceField(choices=Session.Status.choices)
-    closed_at = serializers.DateTimeField(allow_null=True, help_text="when it was closed; null while open")
-    created = serializers.DateTimeField(source="created_at", help_text="when it was made")
-    updated = serializers.DateTimeField(source="updated_at", help_text=SESSION_UPDATED_HELP)
+    closed_at = UtcDateTimeField(allow_null=True, help_text="when it was closed; null while open")
+    created = UtcDateTimeField(source="created_at", help_text="when it was made")
+    updated = UtcDateTimeField(source="updated_at", help_text=SESSION_UPDATED_HELP)
 
 
 class EmptySerializer(serializers.Serializer):
@@ -437,11 +490,10 @@ class EmptySerializer(serializers.Serializer):
 class RevisionSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="1 = as recorded; later = corrections and voids")
     author = serializers.CharField(source="author.username", help_text="who entered it (username)")
-    created = serializers.DateTimeField(source="created_at")
-    updated = serializers.DateTimeField(
-        source="created_at", help_text="the same as `created`: a revision never changes"
-    )
+    created = UtcDateTimeField(source="created_at")
+    updated = UtcDateTimeField(source="created_at", help_text="the same as `created`: a revision never changes")
     reason = serializers.CharField(allow_blank=True, help_text="why (empty for the recording)")
+    variant = SessionVariantField()
     input = NullableHandInputField(allow_null=True, help_text="the hand as entered (null for a void)")
     void = serializers.BooleanField(source="is_void")
 
@@ -450,15 +502,15 @@ class ApiTokenSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     prefix = serializers.CharField(help_text="the secret's first characters, to tell tokens apart")
-    created = serializers.DateTimeField(source="created_at")
-    expires = serializers.DateTimeField(source="expires_at", allow_null=True, help_text="null: never")
-    last_used = serializers.DateTimeField(source="last_used_at", allow_null=True)
-    revoked = serializers.DateTimeField(source="revoked_at", allow_null=True)
+    created = UtcDateTimeField(source="created_at")
+    expires = UtcDateTimeField(source="expires_at", allow_null=True, help_text="null: never")
+    last_used = UtcDateTimeField(source="last_used_at", allow_null=True)
+    revoked = UtcDateTimeField(source="revoked_at", allow_null=True)
     updated = serializers.SerializerMethodField(help_text="when it was revoked, else when it was made")
 
     def get_updated(self, token: Any) -> datetime.datetime:
         data = token if isinstance(token, dict) else vars(token)
-        return serializers.DateTimeField().to_representation(data["revoked_at"] or data["created_at"])
+        return UtcDateTimeField().to_representation(data["revoked_at"] or data["created_at"])
 
 
 class ApiTokenMadeSerializer(ApiTokenSerializer):
@@ -476,9 +528,10 @@ class HandListItemSerializer(serializers.Serializer):
     n = serializers.IntegerField(help_text="the hand's number in the session")
     revision = serializers.IntegerField(help_text="its current revision: 1 = as recorded")
     is_void = serializers.BooleanField()
+    variant = SessionVariantField()
     input = NullableHandInputField(allow_null=True, help_text="the hand as entered (null once void)")
-    created = serializers.DateTimeField(help_text="when it was recorded")
-    updated = serializers.DateTimeField(help_text="its latest revision's time")
+    created = UtcDateTimeField(help_text="when it was recorded")
+    updated = UtcDateTimeField(help_text="its latest revision's time")
 
 
 ClubPageSerializer = page_of(ClubSerializer, "ClubPageSerializer")

@@ -36,6 +36,7 @@ from .common import (
     object_body,
     page_body,
     page_previous,
+    query_none,
     query_valid,
 )
 from .schema import golden_documents
@@ -111,6 +112,7 @@ def _hand_body(session: Session, write: services.HandWrite) -> dict[str, Any]:
         "n": write.hand.number,
         "revision": revision.number,
         "is_void": revision.is_void,
+        "variant": session.variant,
         "input": hand_input_ordered(revision.input),
         "created": times.to_representation(write.hand.created_at),
         "updated": times.to_representation(revision.created_at),
@@ -212,6 +214,7 @@ def session_detail(request: Request, session_id: int) -> Response:
 )
 @api_endpoint("GET")
 def session_export(request: Request, session_id: int) -> Response:
+    query_none(request)
     _, session = get_session_for_user(request.user, session_id)
     return Response(services.session_export(session=session))
 
@@ -225,6 +228,7 @@ def session_export(request: Request, session_id: int) -> Response:
 )
 @api_endpoint("POST")
 def session_close(request: Request, session_id: int) -> Response:
+    query_none(request)
     membership, session = get_session_for_user(request.user, session_id)
     policy.deny_unless(policy.may_write(membership.role))
     object_body(request, ())
@@ -241,6 +245,7 @@ def session_close(request: Request, session_id: int) -> Response:
 )
 @api_endpoint("POST")
 def session_reopen(request: Request, session_id: int) -> Response:
+    query_none(request)
     membership, session = get_session_for_user(request.user, session_id)
     policy.deny_unless(policy.may_reopen(membership.role))
     object_body(request, ())
@@ -287,8 +292,9 @@ def hand_record(request: Request, session_id: int) -> Response:
         count, hands = selectors.session_hands(
             session=session, updated_since=query.get("updated_since"), offset=offset, limit=limit
         )
-        results = s.HandListItemSerializer(hands, many=True).data
+        results = s.HandListItemSerializer(hands, many=True, context={"variant": session.variant}).data
         return Response(page_body(request, offset=offset, limit=limit, count=count, results=results))
+    query_none(request)
     policy.deny_unless(policy.may_write(membership.role))
     with key_errors():
         write = services.hand_record(
@@ -347,6 +353,7 @@ def hand_preview(request: Request, session_id: int) -> Response:
 )
 @api_endpoint("POST")
 def hand_correct(request: Request, session_id: int, number: int) -> Response:
+    query_none(request)
     membership, session = get_session_for_user(request.user, session_id)
     policy.deny_unless(policy.may_write(membership.role))
     body = object_body(request, ("hand", "reason", "revision"))
@@ -371,6 +378,7 @@ def hand_correct(request: Request, session_id: int, number: int) -> Response:
 )
 @api_endpoint("POST")
 def hand_void(request: Request, session_id: int, number: int) -> Response:
+    query_none(request)
     membership, session = get_session_for_user(request.user, session_id)
     policy.deny_unless(policy.may_write(membership.role))
     body = object_body(request, ("reason", "revision"))
@@ -398,5 +406,7 @@ def hand_revisions(request: Request, session_id: int, number: int) -> Response:
     query = query_valid(s.PageQuerySerializer(data=request.query_params.dict()))
     offset, limit = query["offset"], query["limit"]
     revisions = selectors.hand_revisions(session=session, number=number)
-    results = s.RevisionSerializer(revisions[offset : offset + limit], many=True).data
+    results = s.RevisionSerializer(
+        revisions[offset : offset + limit], many=True, context={"variant": session.variant}
+    ).data
     return Response(page_body(request, offset=offset, limit=limit, count=len(revisions), results=results))

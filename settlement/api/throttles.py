@@ -8,15 +8,36 @@ with `Retry-After`, in the API's one error shape (errors.py).
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 from rest_framework import throttling
 from rest_framework.settings import api_settings
 
 
-class AnonRateThrottle(throttling.AnonRateThrottle):
+class RateLimitReported(throttling.SimpleRateThrottle):
+    """Tells the request how much of its limit is left (`RateLimit-*` headers: baifen_ledger.middleware).
+
+    Of the throttles that applied, the one with the fewest requests left is reported."""
+
     def get_rate(self) -> str | None:
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
 
+    def allow_request(self, request: Any, view: Any) -> bool:
+        allowed = super().allow_request(request, view)
+        if self.rate is not None and getattr(self, "key", None) is not None:
+            remaining = max(0, self.num_requests - len(self.history))
+            reset = self.duration - (self.now - self.history[-1]) if self.history else self.duration
+            report = (self.num_requests, remaining, max(0, math.ceil(reset)))
+            raw = request._request
+            if getattr(raw, "ratelimit", None) is None or remaining < raw.ratelimit[1]:
+                raw.ratelimit = report
+        return allowed
 
-class UserRateThrottle(throttling.UserRateThrottle):
-    def get_rate(self) -> str | None:
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+class AnonRateThrottle(RateLimitReported, throttling.AnonRateThrottle):
+    pass
+
+
+class UserRateThrottle(RateLimitReported, throttling.UserRateThrottle):
+    pass

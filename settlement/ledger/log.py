@@ -48,6 +48,7 @@ LEDGER_MESSAGES: Mapping[str, Any] = {
     "reason.required": _("give a reason"),
     # A request body's own field (not a hand's): the engine's text for a hand says "this variant does not use it".
     "field.unknown:body": _("unknown field {name}"),
+    "field.unknown:query": _("unknown query parameter {name}"),
     "token.name_required": _("give the token a name"),
     "token.expired": _("the expiry must be in the future"),
     "token.not_found": _("there is no such token among yours"),

@@ -55,6 +55,11 @@ def test_the_entry_describes_the_next_hand_of_the_session(table):
         s.player.name for s in table.session.seats.order_by("seat")
     ]
     assert [r["value"] for r in body["redeal_reasons"]] == ["all_pass", "no_trump_no_points", "misdeal"]
+    # Each choice's value typed as its field takes it: seats and bids integers, a choice its text.
+    fields = {f["name"]: f for f in body["fields"]}
+    assert [c["value"] for c in fields["dealer"]["choices"]] == [0, 1, 2, 3]
+    assert {type(c["value"]) for c in fields["bid"]["choices"]} == {int} and fields["bid"]["choices"]
+    assert {type(c["value"]) for c in fields["kou"]["choices"]} == {str} and fields["kou"]["choices"]
     assert next(b for b in body["bids"] if b["bid"] == 80)["places"] == [0, 1]  # places 2 and 3 bid ≥ 85
 
 

@@ -35,3 +35,23 @@ def test_an_unchanged_read_is_a_304_and_a_changed_one_a_200_with_a_new_etag(tabl
 def test_another_languages_answer_has_another_etag(table):
     url = f"/api/v1/sessions/{table.session.pk}/"
     assert table.client("owner").get(url)["ETag"] != table.client("owner", lang="zh-hans").get(url)["ETag"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/sessions/{sid}/",
+        "/api/v1/clubs/laonian/standings/",
+        "/api/v1/clubs/laonian/sessions/",
+        "/api/v1/sessions/{sid}/hands/",
+    ],
+)
+def test_head_is_get_without_the_body_its_etag_and_its_304(table, path):
+    url = path.format(sid=table.session.pk)
+    client = table.client("owner")
+    etag = client.get(url)["ETag"]
+    head = client.head(url)
+    assert (head.status_code, head["ETag"], head.content) == (200, etag, b"")
+    again = client.head(url, HTTP_IF_NONE_MATCH=etag)
+    assert (again.status_code, again["ETag"], again.content) == (304, etag, b"")
+    assert client.head(url, HTTP_IF_NONE_MATCH='"another"').status_code == 200

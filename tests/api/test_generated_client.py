@@ -4,13 +4,16 @@ The schema is written by `manage.py spectacular`, the client generated into a te
 post-hooks: the generated code is used as it comes) and imported: if the schema does not say what the
 server does, the generated client fails here. The evening: list the clubs, import a golden session,
 record a hand with a key, replay it, correct it, void it, close the session, read the standings as JSON
-and CSV, revoke the token.
+and CSV, revoke the token. And for every variant: import, record, correct (into a redeal), void, the hand's
+revisions and the hand list, each answer parsed into the variant's own models (the `variant` beside
+`input` picks them) and giving back, whole, the JSON the server sent.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +22,9 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
+from settlement.api.schema import variant_name
 from settlement.models import HandRevision, Role
+from settlement.rules.registry import VARIANTS
 from settlement.services import api_token_create
 from tests.conftest import ROOT
 from tests.factories import make_club, make_member
@@ -57,6 +62,98 @@ def generated(tmp_path_factory) -> Any:
 
 def _module(name: str) -> Any:
     return importlib.import_module(f"{PACKAGE}.{name}")
+
+
+def _golden_by_variant() -> dict[str, dict[str, Any]]:
+    """A worked session document of each variant (the first of tests/golden that is not a refusal)."""
+    found: dict[str, dict[str, Any]] = {}
+    for path in sorted((ROOT / "tests" / "golden").glob("*.json")):
+        if not path.name.startswith("bad-"):
+            document = json.loads(path.read_text(encoding="utf-8"))["input"]
+            found.setdefault(document["variant"], document)
+    return found
+
+
+GOLDEN_BY_VARIANT = _golden_by_variant()
+
+
+def test_every_variant_has_a_worked_session_to_drive():
+    assert set(GOLDEN_BY_VARIANT) == set(VARIANTS)
+
+
+def _utc_as_python_writes_it(value: Any) -> Any:
+    """The raw JSON with each UTC time's `Z` as Python's `isoformat` writes it (`+00:00`): the same instant, as
+    the generated models give a parsed time back."""
+    if isinstance(value, dict):
+        return {key: _utc_as_python_writes_it(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_utc_as_python_writes_it(item) for item in value]
+    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d\d-\d\dT[\d:.]+Z", value):
+        return value[:-1] + "+00:00"
+    return value
+
+
+def _whole(answer: Any, model: str) -> Any:
+    """The parsed answer: a `model` (the variant's own, not the first that fits) that gives back the raw JSON."""
+    raw = json.loads(answer.content)
+    assert type(answer.parsed).__name__ == model, (type(answer.parsed), raw)
+    assert answer.parsed.to_dict() == _utc_as_python_writes_it(raw)
+    return answer.parsed
+
+
+def _entered(sent: dict[str, Any], stored: Any) -> bool:
+    """The stored hand is the one sent (with the defaults the server fills in: the dealer, a locked declarer)."""
+    return sent.items() <= stored.to_dict().items()
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.django_db(transaction=True)
+def test_the_generated_client_parses_every_variants_hands_whole(generated, live_server, variant):
+    club = make_club(slug="round-trip")
+    _, secret = api_token_create(user=make_member(club, Role.OWNER), name="generated client")
+    client = generated.AuthenticatedClient(base_url=live_server.url, token=secret, raise_on_unexpected_status=True)
+    models, name = _module("models"), variant_name(variant)
+    document = GOLDEN_BY_VARIANT[variant]
+    *before, last = document["hands"]
+    with client as http:
+        body = getattr(models, f"SessionDocument{name}").from_dict({**document, "hands": before})
+        imported = _module("api.sessions.club_sessions_import").sync_detailed(
+            "round-trip", client=http, body=body, close=False
+        )
+        assert imported.status_code == 201, imported.content
+        sid = imported.parsed.id
+        reason = _module("api.sessions.session_entry").sync(sid, client=http).redeal_reasons[0].value
+
+        # The document's last hand, recorded: sent whole (the variant's own model) and answered whole.
+        hand = getattr(models, f"HandInput{name}{'Redeal' if 'redeal' in last else 'Scored'}").from_dict(last)
+        assert hand.to_dict() == last
+        recorded = _module("api.hands.hand_record").sync_detailed(sid, client=http, body=hand, idempotency_key="k1")
+        written = _whole(recorded, f"HandWrite{name}")
+        n = written.n
+        assert (n, written.variant) == (len(document["hands"]), variant)
+        assert _entered(last, written.input_)
+
+        # Corrected into a redeal, then voided: three revisions, each typed as the variant's.
+        correct = models.HandCorrect.from_dict({"hand": {"redeal": reason}, "reason": "thrown in"})
+        corrected = _whole(
+            _module("api.hands.hand_correct").sync_detailed(sid, n, client=http, body=correct), f"HandWrite{name}"
+        )
+        assert corrected.revision == 2 and _entered({"redeal": reason}, corrected.input_)
+        void = models.HandVoid.from_dict({"reason": "entered twice"})
+        voided = _whole(
+            _module("api.hands.hand_void").sync_detailed(sid, n, client=http, body=void), f"HandWrite{name}"
+        )
+        assert (voided.revision, voided.is_void, voided.input_) == (3, True, None)
+
+        revisions = _whole(_module("api.hands.hand_revisions").sync_detailed(sid, n, client=http), "RevisionPage")
+        assert [type(r).__name__ for r in revisions.results] == [f"Revision{name}"] * 3
+        first, second, third = revisions.results
+        assert _entered(last, first.input_) and _entered({"redeal": reason}, second.input_) and third.input_ is None
+
+        listed = _whole(_module("api.hands.hands_list").sync_detailed(sid, client=http), "HandPage")
+        assert [type(h).__name__ for h in listed.results] == [f"HandListItem{name}"] * len(document["hands"])
+        *kept, gone = listed.results
+        assert all(_entered(sent, h.input_) for sent, h in zip(before, kept, strict=True)) and gone.input_ is None
 
 
 @pytest.mark.django_db(transaction=True)

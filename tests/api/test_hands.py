@@ -184,6 +184,7 @@ def test_voiding_a_hand_keeps_its_number_and_stops_it_counting(table):
         "n": 2,
         "revision": 2,
         "is_void": True,
+        "variant": "baifen.benxi",
         "input": None,
         "result": None,
         "game_end": None,

@@ -113,3 +113,41 @@ def test_the_variants_and_the_leaderboard_are_pages_without_updated_since(tmp_pa
         params = {p["name"] for p in op["parameters"] if p["in"] == "query"}
         assert {"limit", "offset"} <= params and "updated_since" not in params
         assert "No `updated_since`" in op["description"]
+
+
+def _schema(tmp_path) -> dict:
+    call_command("spectacular", "--file", str(tmp_path / "schema.yaml"))
+    return yaml.safe_load((tmp_path / "schema.yaml").read_text(encoding="utf-8"))
+
+
+def test_the_schema_declares_the_headers_a_client_relies_on(tmp_path):
+    schema = _schema(tmp_path)
+    operations = {op["operationId"]: op for path in schema["paths"].values() for op in path.values()}
+    conditional = {name for name, op in operations.items() if "304" in op["responses"]}
+    assert conditional == {
+        "club_sessions_list",
+        "session_retrieve",
+        "hands_list",
+        "club_standings",
+        "club_standings_csv",
+    }
+    for name in conditional:
+        op = operations[name]
+        assert {"ETag"} <= set(op["responses"]["200"]["headers"]) and "ETag" in op["responses"]["304"]["headers"]
+        assert {"in": "header", "name": "If-None-Match"}.items() <= next(
+            p for p in op["parameters"] if p["name"] == "If-None-Match"
+        ).items()
+    for op in operations.values():
+        assert "Retry-After" in op["responses"]["429"]["headers"], op["operationId"]
+        for response in op["responses"].values():
+            assert {"X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} <= set(
+                response["headers"]
+            )
+    for name in ("club_sessions_import", "hand_record"):
+        assert "Idempotent-Replayed" in operations[name]["responses"]["201"]["headers"]
+        assert "Idempotency-Key" in {p["name"] for p in operations[name]["parameters"] if p["in"] == "header"}
+
+
+def test_an_entry_choices_value_is_typed_as_its_field_is(tmp_path):
+    value = _schema(tmp_path)["components"]["schemas"]["EntryChoice"]["properties"]["value"]
+    assert value["oneOf"] == [{"type": "integer"}, {"type": "string"}] and value["nullable"] is True

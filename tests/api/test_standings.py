@@ -171,6 +171,35 @@ def test_the_csv_is_utf8_with_a_bom_and_reads_back_with_chinese_names(tea_house)
     assert response["Content-Disposition"] == 'attachment; filename="standings-cha.csv"'
     assert response.content.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    # The header is the JSON's keys whatever the request's language; the cells keep the request's language.
+    assert rows[0] == [
+        "label",
+        "rank",
+        "player.id",
+        "player.name",
+        "sessions",
+        "sessions_won",
+        "hands",
+        "declared",
+        "declarer_won",
+        "games_won",
+        "total",
+        "per_session",
+        "per_hand",
+    ]
+    by_name = {(row[0], row[3]): row[1:3] + row[4:] for row in rows[1:]}
+    wang = tea_house[0].players.get(name="王").pk
+    assert by_name[("打百分 · 盘分", "王")] == ["1", str(wang), "1", "1", "5", "2", "2", "1", "315", "315.0", "63.0"]
+    assert by_name[("打百分 · 注", "王")] == ["1", str(wang), "1", "0", "3", "1", "1", "0", "4", "4.0", "1.3"]
+    assert len(rows) == 1 + 4 + 4
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-hans"])
+def test_the_csv_header_is_in_words_on_request_and_only_the_header_changes(tea_house, lang):
+    owner = tea_house[1]
+    keyed = client_for(owner, lang=lang).get(URL, {"format": "csv"}).content.decode("utf-8-sig").splitlines()
+    response = client_for(owner, lang=lang).get(URL, {"format": "csv", "labels": "zh-Hans"})
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows[0] == [
         "分组",
         "名次",
@@ -186,11 +215,14 @@ def test_the_csv_is_utf8_with_a_bom_and_reads_back_with_chinese_names(tea_house)
         "每场平均",
         "每局平均",
     ]
-    by_name = {(row[0], row[3]): row[1:3] + row[4:] for row in rows[1:]}
-    wang = tea_house[0].players.get(name="王").pk
-    assert by_name[("打百分 · 盘分", "王")] == ["1", str(wang), "1", "1", "5", "2", "2", "1", "315", "315.0", "63.0"]
-    assert by_name[("打百分 · 注", "王")] == ["1", str(wang), "1", "0", "3", "1", "1", "0", "4", "4.0", "1.3"]
-    assert len(rows) == 1 + 4 + 4
+    assert response.content.decode("utf-8-sig").splitlines()[1:] == keyed[1:]
+    english = client_for(owner, lang=lang).get(URL, {"format": "csv", "labels": "en"}).content.decode("utf-8-sig")
+    assert english.splitlines()[0].split(",")[:3] == ["group", "rank", "player id"]
+
+
+def test_labels_other_than_the_two_languages_are_refused(tea_house):
+    response = client_for(tea_house[1]).get(URL, {"format": "csv", "labels": "fr"})
+    assert response.status_code == 400 and response.json()["field"] == "labels"
 
 
 def test_the_csv_has_the_same_rows_as_the_json(tea_house):
@@ -198,7 +230,7 @@ def test_the_csv_has_the_same_rows_as_the_json(tea_house):
     client = client_for(owner, lang="en")
     rows = list(csv.DictReader(io.StringIO(client.get(URL, {"format": "csv"}).content.decode("utf-8-sig"))))
     groups = client.get(URL).json()
-    assert [row["player"] for row in rows] == [r["player"]["name"] for g in groups for r in g["rows"]]
+    assert [row["player.name"] for row in rows] == [r["player"]["name"] for g in groups for r in g["rows"]]
     assert [int(row["total"]) for row in rows] == [r["total"] for g in groups for r in g["rows"]]
 
 

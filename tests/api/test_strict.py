@@ -151,3 +151,54 @@ def test_a_different_hand_under_the_same_key_is_still_a_409(table):
     client.post(url, BENXI_EXAMPLE[2], format="json", HTTP_IDEMPOTENCY_KEY="k3")
     response = client.post(url, {**BENXI_EXAMPLE[2], "forced": True}, format="json", HTTP_IDEMPOTENCY_KEY="k3")
     assert_error(response, 409, "client_key.reused", hand=3, field="Idempotency-Key")
+
+
+def _writes(table) -> list[tuple[str, str, dict]]:
+    sid = table.session.pk
+    return [
+        ("post", "/api/v1/clubs/laonian/sessions/", {}),
+        ("post", f"/api/v1/sessions/{sid}/hands/", BENXI_EXAMPLE[2]),
+        ("post", f"/api/v1/sessions/{sid}/hands/preview/", BENXI_EXAMPLE[2]),
+        ("post", f"/api/v1/sessions/{sid}/hands/1/correct/", {"hand": BENXI_EXAMPLE[0], "reason": "x"}),
+        ("post", f"/api/v1/sessions/{sid}/hands/1/void/", {"reason": "x"}),
+        ("post", f"/api/v1/sessions/{sid}/close/", {}),
+        ("post", f"/api/v1/sessions/{sid}/reopen/", {}),
+        ("post", "/api/v1/tokens/", {"name": "x"}),
+    ]
+
+
+def test_an_unknown_query_parameter_is_refused_by_name_on_every_read(table):
+    client = table.client("owner")
+    for url in _gets(table):
+        joined = f"{url}{'&' if '?' in url else '?'}page=2"
+        assert_error(client.get(joined), 400, "field.unknown", field="page")
+
+
+def test_an_unknown_query_parameter_is_refused_by_name_on_every_write_and_nothing_is_written(table):
+    client = table.client("owner")
+    hands = Hand.objects.count()
+    for method, url, body in _writes(table):
+        assert_error(
+            getattr(client, method)(f"{url}?dry_run=1", body, format="json"), 400, "field.unknown", field="dry_run"
+        )
+    assert Hand.objects.count() == hands
+
+
+def test_an_unknown_query_parameter_is_named_in_the_users_language(table):
+    body = assert_error(
+        table.client("owner", lang="zh-hans").get("/api/v1/clubs/?page=2"), 400, "field.unknown", field="page"
+    )
+    assert body["message"] == "不认识的查询参数 page"
+
+
+@pytest.mark.parametrize("since", ["2026-03-01", "2026-03-01T12:00:00", "2026-03-01 12:00"])
+def test_updated_since_without_a_zone_is_refused(table, since):
+    for url in ("/api/v1/clubs/", "/api/v1/clubs/laonian/sessions/", f"/api/v1/sessions/{table.session.pk}/hands/"):
+        assert_error(
+            table.client("owner").get(url, {"updated_since": since}), 400, "datetime.zone", field="updated_since"
+        )
+
+
+@pytest.mark.parametrize("since", ["2026-03-01T12:00:00Z", "2026-03-01T20:00:00+08:00"])
+def test_updated_since_with_a_zone_is_taken(table, since):
+    assert table.client("owner").get("/api/v1/clubs/laonian/sessions/", {"updated_since": since}).status_code == 200

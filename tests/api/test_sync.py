@@ -36,6 +36,50 @@ def test_every_object_carries_created_and_updated(table):
         assert _at(body["created"]) <= _at(body["updated"]), name
 
 
+TIME_KEYS = ("created", "updated", "closed_at", "expires", "last_used", "revoked")
+
+
+def _times(body) -> list[tuple[str, str]]:
+    """(key, value) of every time-valued key anywhere in `body`."""
+    found = []
+    if isinstance(body, dict):
+        for key, value in body.items():
+            if key in TIME_KEYS and value is not None:
+                found.append((key, value))
+            found += _times(value)
+    elif isinstance(body, list):
+        for value in body:
+            found += _times(value)
+    return found
+
+
+def test_every_time_is_answered_in_utc_with_z_and_a_sessions_date_stays_its_local_day(table):
+    client = table.client("owner")
+    sid = table.session.pk
+    Session.objects.filter(pk=sid).update(date=datetime.date(2026, 3, 1))
+    made = client.post("/api/v1/tokens/", {"name": "sync", "expires": "2099-01-01T08:00:00+08:00"}, format="json")
+    bodies = [
+        made.json(),
+        client.get("/api/v1/clubs/").json(),
+        client.get("/api/v1/clubs/laonian/players/").json(),
+        client.get(f"/api/v1/clubs/laonian/players/{table.session.seats.first().player_id}/").json(),
+        client.get("/api/v1/clubs/laonian/sessions/").json(),
+        client.get(f"/api/v1/sessions/{sid}/").json(),
+        client.post(f"/api/v1/sessions/{sid}/hands/", BENXI_EXAMPLE[2], format="json").json(),
+        client.get(f"/api/v1/sessions/{sid}/hands/").json(),
+        client.get(f"/api/v1/sessions/{sid}/hands/1/revisions/").json(),
+        client.post(f"/api/v1/sessions/{sid}/close/", {}, format="json").json(),
+    ]
+    assert client.delete(f"/api/v1/tokens/{made.json()['id']}/").status_code == 204
+    bodies.append(client.get("/api/v1/tokens/").json())
+    times = [pair for body in bodies for pair in _times(body)]
+    assert {key for key, _ in times} == set(TIME_KEYS) - {"last_used"}  # a token sent in a header only
+    for key, value in times:
+        assert value.endswith("Z") and _at(value).utcoffset() == datetime.timedelta(0), (key, value)
+    assert made.json()["expires"] == "2099-01-01T00:00:00Z"
+    assert bodies[5]["date"] == "2026-03-01" and bodies[4]["results"][0]["date"] == "2026-03-01"
+
+
 def test_a_sessions_updated_is_its_latest_write(table):
     client = table.client("owner")
     sid = table.session.pk
