@@ -556,7 +556,8 @@ class Event(models.Model):
     venue = models.CharField(_("venue"), max_length=100, blank=True)
     variant = models.CharField(_("variant"), max_length=40)
     preset = models.CharField(_("preset"), max_length=40, blank=True)
-    options = models.JSONField(_("options"), default=dict)
+    options = models.JSONField(_("options"), default=dict)  # the overrides (the preset's, then the event's own)
+    table_size = models.PositiveSmallIntegerField(_("players at a table"))
     ranking = models.CharField(_("ranking"), max_length=10, choices=Ranking.choices, default=Ranking.SUM)
     bye = models.CharField(_("a bye counts"), max_length=10, choices=Bye.choices, default=Bye.AVERAGE)
     bye_figure = models.BigIntegerField(_("a bye's figure"), null=True, blank=True)
@@ -576,6 +577,7 @@ class Event(models.Model):
             models.CheckConstraint(condition=~Q(variant=""), name="event_variant_not_empty"),
             models.CheckConstraint(condition=Q(state__in=["open", "running", "finished"]), name="event_state_valid"),
             models.CheckConstraint(condition=Q(ranking__in=["sum"]), name="event_ranking_valid"),
+            models.CheckConstraint(condition=Q(table_size__gte=2, table_size__lte=6), name="event_table_size_valid"),
             models.CheckConstraint(
                 condition=Q(bye__in=["average", "zero"], bye_figure__isnull=True)
                 | Q(bye="figure", bye_figure__isnull=False),

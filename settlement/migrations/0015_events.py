@@ -13,7 +13,6 @@ import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
 
-
 TABLE = "settlement_adjustment"
 STATEMENTS = {
     "sqlite": (
@@ -73,6 +72,7 @@ class Migration(migrations.Migration):
                 ("variant", models.CharField(max_length=40, verbose_name="variant")),
                 ("preset", models.CharField(blank=True, max_length=40, verbose_name="preset")),
                 ("options", models.JSONField(default=dict, verbose_name="options")),
+                ("table_size", models.PositiveSmallIntegerField(verbose_name="players at a table")),
                 (
                     "ranking",
                     models.CharField(
@@ -303,6 +303,12 @@ class Migration(migrations.Migration):
         migrations.AddConstraint(
             model_name="event",
             constraint=models.CheckConstraint(condition=models.Q(("ranking__in", ["sum"])), name="event_ranking_valid"),
+        ),
+        migrations.AddConstraint(
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("table_size__gte", 2), ("table_size__lte", 6)), name="event_table_size_valid"
+            ),
         ),
         migrations.AddConstraint(
             model_name="event",
