@@ -636,6 +636,7 @@ class Round(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("drawn by")
     )
+    client_key = models.CharField(_("client key"), max_length=64, blank=True, default="")
 
     class Meta:
         verbose_name = _("round")
@@ -643,6 +644,9 @@ class Round(models.Model):
         ordering = ("event", "n")
         constraints = (
             models.UniqueConstraint(fields=["event", "n"], name="round_number_unique_in_event"),
+            models.UniqueConstraint(
+                fields=["event", "client_key"], condition=~Q(client_key=""), name="round_client_key_unique_in_event"
+            ),
             models.CheckConstraint(condition=Q(n__gte=1), name="round_number_positive"),
             models.CheckConstraint(
                 condition=Q(draw__in=["random", "balanced", "swiss", "manual"]), name="round_draw_valid"
@@ -698,6 +702,7 @@ class Adjustment(AppendOnly):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("author")
     )
     created_at = models.DateTimeField(_("when"), default=timezone.now)
+    client_key = models.CharField(_("client key"), max_length=64, blank=True, default="")
 
     class Meta:
         verbose_name = _("adjustment")
@@ -707,6 +712,9 @@ class Adjustment(AppendOnly):
             models.CheckConstraint(condition=Q(kind__in=["penalty", "award"]), name="adjustment_kind_valid"),
             models.CheckConstraint(condition=Q(amount__gt=0), name="adjustment_amount_positive"),
             models.CheckConstraint(condition=~Q(reason=""), name="adjustment_reason_not_empty"),
+            models.UniqueConstraint(
+                fields=["event", "client_key"], condition=~Q(client_key=""), name="adjustment_client_key_unique"
+            ),
         )
 
     def __str__(self) -> str:

@@ -393,5 +393,31 @@ class Migration(migrations.Migration):
                 condition=models.Q(("number__gte", 1)), name="round_table_number_positive"
             ),
         ),
+        migrations.AddField(
+            model_name="adjustment",
+            name="client_key",
+            field=models.CharField(blank=True, default="", max_length=64, verbose_name="client key"),
+        ),
+        migrations.AddField(
+            model_name="round",
+            name="client_key",
+            field=models.CharField(blank=True, default="", max_length=64, verbose_name="client key"),
+        ),
+        migrations.AddConstraint(
+            model_name="adjustment",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("client_key", ""), _negated=True),
+                fields=("event", "client_key"),
+                name="adjustment_client_key_unique",
+            ),
+        ),
+        migrations.AddConstraint(
+            model_name="round",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("client_key", ""), _negated=True),
+                fields=("event", "client_key"),
+                name="round_client_key_unique_in_event",
+            ),
+        ),
         migrations.RunPython(forward, reverse),
     ]
