@@ -87,7 +87,7 @@ def event_tables(*, event: Event) -> list[RoundTable]:
 
 
 def event_standings(*, event: Event) -> EventStandings:
-    """The event's standings (`RULE`): six queries whatever the number of players, rounds and tables."""
+    """The event's standings (`RULE`): seven queries whatever the number of players, rounds and tables."""
     players = [ep.player for ep in EventPlayer.objects.filter(event=event).select_related("player").order_by("id")]
     rounds = list(Round.objects.filter(event=event).order_by("n"))
     tables = {
