@@ -13,7 +13,7 @@ import string
 
 import pytest
 
-from settlement.rules import baifen, biaofen, erguai, gunzi, hongxingwu, shengji
+from settlement.rules import baifen, biaofen, draws, erguai, gunzi, hongxingwu, shengji
 from settlement.rules.base import Msg, SeatName, TeamName
 from settlement.rules.entry import options_spec
 from settlement.rules.labels import FIELD_TEXTS, OPTION_TEXTS
@@ -30,6 +30,7 @@ SOURCES = [
     OPTION_TEXTS,
     FIELD_TEXTS,
     shengji.MESSAGES,
+    draws.MESSAGES,
 ]
 # Texts whose languages word a figure differently: the ordinal (`第 {nth} 个` / `the {bidder}`), the joker count
 # (`{j} 张` / `{cards} cards`); the callers pass both.
