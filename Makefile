@@ -37,8 +37,10 @@ serve: $(STAMP) $(MO)
 	exec $(VENV)/bin/gunicorn --config gunicorn.conf.py
 
 # Two workers (pytest-xdist): the browser tests wait on Chromium, so a second process keeps both cores busy.
+# worksteal: a worker that runs out takes tests queued for the other, so a few long browser tests at the end
+# do not leave one core idle.
 test: $(STAMP) $(MO)
-	$(PY) -m pytest -n 2
+	$(PY) -m pytest -n 2 --dist worksteal
 
 golden: $(STAMP)
 	$(PY) ../shared/tools/check_golden.py --python $(PY)

@@ -328,13 +328,17 @@ def test_logging_out_asks_about_unsent_hands_then_clears_the_kept_pages_and_hand
     expect(page.locator("#kept article.hand.kept.pending")).to_have_count(1)
 
     # The question comes once the phone has counted what waits (IndexedDB answers asynchronously): wait for it.
-    with page.expect_event("dialog") as asked:
-        page.click("form.logout button")
+    # A loaded machine took the count past the default 10 s: wait as long as for the login page below.
+    # no_wait_after: a submit button's click makes Playwright wait for the navigation it schedules, which the
+    # question holds up (on PostgreSQL under load that wait ran past 10 s with the dialog open).
+    with page.expect_event("dialog", timeout=30_000) as asked:
+        page.click("form.logout button", no_wait_after=True)
     assert asked.value.message == (
         "1 hand(s) kept on this phone are not sent yet. Logging out removes them from this phone. Log out anyway?"
     )
     asked.value.dismiss()
-    expect(page.locator("#kept article.hand.kept.pending")).to_have_count(1)  # Cancel: still logged in, still kept
+    # Cancel: still logged in, still kept.
+    expect(page.locator("#kept article.hand.kept.pending")).to_have_count(1, timeout=30_000)
     assert "/table/" in page.url
 
     page.once("dialog", lambda dialog: dialog.accept())
