@@ -26,6 +26,17 @@ BENXI_EXAMPLE = [
 ]
 
 
+# A six-player classic 打百分 evening (2 v 4, 1 v 5, 抠底, a redeal), the services', pages' and API's tests of six.
+SIX_NAMES = ("甲", "乙", "丙", "丁", "戊", "己")
+SIX_CLASSIC_HANDS = [
+    {"declarer": 2, "bid": 60, "partner": 5, "captured": 30},
+    {"declarer": 4, "bid": 100, "partner": None, "captured": 0},
+    {"declarer": 0, "bid": 70, "partner": 3, "captured": 30, "kou_di": True},
+    {"redeal": "misdeal"},
+    {"declarer": 5, "bid": 50, "partner": None, "captured": 0},
+]
+
+
 def make_user(username: str | None = None, *, password: str | None = None) -> User:
     """A user; without a password (hashing one is slow) — log in with `client.force_login`."""
     username = username or f"user{next(_seq)}"

@@ -12,18 +12,13 @@ import yaml
 from django.core.management import call_command
 
 from settlement.models import Player, Session
+from tests.factories import SIX_CLASSIC_HANDS, SIX_NAMES
 
 from .conftest import assert_error
 
 LIST = "/api/v1/clubs/{}/sessions/"
-SIX = ["甲", "乙", "丙", "丁", "戊", "己"]
-HANDS = [
-    {"declarer": 2, "bid": 60, "partner": 5, "captured": 30},
-    {"declarer": 4, "bid": 100, "partner": None, "captured": 0},
-    {"declarer": 0, "bid": 70, "partner": 3, "captured": 30, "kou_di": True},
-    {"redeal": "misdeal"},
-    {"declarer": 5, "bid": 50, "partner": None, "captured": 0},
-]
+SIX = list(SIX_NAMES)
+HANDS = SIX_CLASSIC_HANDS
 TOTALS = [-15, -9, -6, -15, 39, 6]
 
 

@@ -15,20 +15,14 @@ from django.core.management import call_command
 from settlement import services
 from settlement.models import Club
 from settlement.selectors import session_results
-from tests.factories import make_club, make_member, make_session, record_hands
+from tests.factories import SIX_CLASSIC_HANDS, SIX_NAMES, make_club, make_member, make_session, record_hands
 
 from .test_club_backup import _snapshot
 
 pytestmark = pytest.mark.django_db
 
-SIX = ["甲", "乙", "丙", "丁", "戊", "己"]
-HANDS = [
-    {"declarer": 2, "bid": 60, "partner": 5, "captured": 30},
-    {"declarer": 4, "bid": 100, "partner": None, "captured": 0},
-    {"declarer": 0, "bid": 70, "partner": 3, "captured": 30, "kou_di": True},
-    {"redeal": "misdeal"},
-    {"declarer": 5, "bid": 50, "partner": None, "captured": 0},
-]
+SIX = list(SIX_NAMES)
+HANDS = SIX_CLASSIC_HANDS
 
 
 @pytest.fixture

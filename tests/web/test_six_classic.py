@@ -19,20 +19,14 @@ from django.urls import reverse
 from settlement import services
 from settlement.models import Session
 from tests.conftest import ROOT
-from tests.factories import make_session, record_hands
+from tests.factories import SIX_CLASSIC_HANDS, SIX_NAMES, make_session, record_hands
 
 from .test_entry_forms import page_defaults
 
 pytestmark = pytest.mark.django_db
 
-SIX = ["甲", "乙", "丙", "丁", "戊", "己"]
-HANDS = [
-    {"declarer": 2, "bid": 60, "partner": 5, "captured": 30},
-    {"declarer": 4, "bid": 100, "partner": None, "captured": 0},
-    {"declarer": 0, "bid": 70, "partner": 3, "captured": 30, "kou_di": True},
-    {"redeal": "misdeal"},
-    {"declarer": 5, "bid": 50, "partner": None, "captured": 0},
-]
+SIX = list(SIX_NAMES)
+HANDS = SIX_CLASSIC_HANDS
 
 
 def _url(name, session, **extra):
