@@ -82,7 +82,9 @@ def table_fix(request: HttpRequest, slug: str, session_id: int, number: int) -> 
     action = request.POST.get("action")
     from_hand = request.POST.get("return_to") == "hand"
     notice = {"voided" if action == "void" else "fixed": number}
-    done = reverse("hand_detail", args=[slug, session.pk, number]) if from_hand else table_url(slug, session.pk, **notice)
+    done = (
+        reverse("hand_detail", args=[slug, session.pk, number]) if from_hand else table_url(slug, session.pk, **notice)
+    )
 
     def refused(receipt: dict[str, Any] | None) -> HttpResponse:
         # A refusal stays on the page it was posted from, the hand page keeping its trail and its way back.

@@ -462,7 +462,13 @@ def test_a_voids_notice_says_voided_not_corrected(owner_client, variant, lang, n
     client, club, owner = owner_client
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
     session = make_session(club, owner, variant=variant)
-    record_hands(session, owner, BENXI_EXAMPLE[:2] if variant == "baifen.benxi" else [{"declarer": 0, "captured": 50}, {"declarer": 2, "captured": 50}])
+    record_hands(
+        session,
+        owner,
+        BENXI_EXAMPLE[:2]
+        if variant == "baifen.benxi"
+        else [{"declarer": 0, "captured": 50}, {"declarer": 2, "captured": 50}],
+    )
     response = client.post(_url("table_fix", session, number=2), {"action": "void", "reason": "发错牌"})
     assert response.status_code == 302 and response["Location"] == _url("table", session) + "?voided=2"
     flash = re.search(r'<p class="flash" role="status">(.*?)<a', client.get(response["Location"]).content.decode())
