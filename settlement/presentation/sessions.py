@@ -60,7 +60,7 @@ def hand_label(variant: str, n: int, what: str = "hand", message: str = "") -> s
     `第 3 局` in the 打百分 games, 打二鬼 and 标分; `第 3 副` in the level games (红星五, 打滚子, 升级), as
     their rules' own texts say (下一副 …). English says "hand" in every game: the level games' texts
     are the same msgids under the context "level game". `what`: `hand` (a heading), `fix` (the
-    correction form's heading), `corrected` (a correction's receipt), `recorded`, `fixed` (notices),
+    correction form's heading), `corrected` (a correction's receipt), `recorded`, `fixed`, `voided` (notices),
     `refused` (another hand's refusal, `message`), `next` (the share page's next hand), `record_as` (the
     Record button of a hand that moved on).
     """
@@ -71,6 +71,7 @@ def hand_label(variant: str, n: int, what: str = "hand", message: str = "") -> s
             "corrected": pgettext("level game", "Hand %(n)s, corrected"),
             "recorded": pgettext("level game", "Hand %(n)s recorded."),
             "fixed": pgettext("level game", "Hand %(n)s fixed; the totals after it are settled again."),
+            "voided": pgettext("level game", "Hand %(n)s voided; the totals after it are settled again."),
             "refused": pgettext("level game", "Hand %(n)s: %(message)s"),
             "next": pgettext("level game", "Next: hand %(n)s"),
             "record_as": pgettext("level game", "Record as hand %(n)s"),
@@ -82,6 +83,7 @@ def hand_label(variant: str, n: int, what: str = "hand", message: str = "") -> s
             "corrected": _("Hand %(n)s, corrected"),
             "recorded": _("Hand %(n)s recorded."),
             "fixed": _("Hand %(n)s fixed; the totals after it are settled again."),
+            "voided": _("Hand %(n)s voided; the totals after it are settled again."),
             "refused": _("Hand %(n)s: %(message)s"),
             "next": _("Next: hand %(n)s"),
             "record_as": _("Record as hand %(n)s"),

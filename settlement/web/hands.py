@@ -81,10 +81,9 @@ def table_fix(request: HttpRequest, slug: str, session_id: int, number: int) -> 
         return redirect(table_url(slug, session.pk))
     action = request.POST.get("action")
     from_hand = request.POST.get("return_to") == "hand"
+    notice = {"voided" if action == "void" else "fixed": number}
     done = (
-        reverse("hand_detail", args=[slug, session.pk, number])
-        if from_hand
-        else table_url(slug, session.pk, fixed=number)
+        reverse("hand_detail", args=[slug, session.pk, number]) if from_hand else table_url(slug, session.pk, **notice)
     )
 
     def refused(receipt: dict[str, Any] | None) -> HttpResponse:

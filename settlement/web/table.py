@@ -116,6 +116,7 @@ def table_page(
         "standings_note": standings_note(view=view, lang=request_lang()) if not session.is_open else None,
         "saved": _known_hand(view, request.GET.get("saved")),
         "fixed": _known_hand(view, request.GET.get("fixed")),
+        "voided": _known_hand(view, request.GET.get("voided")),
         "conflict": conflict,
         **game_columns(session.variant),
     }

@@ -160,6 +160,16 @@ def test_the_player_page_lists_the_players_sessions(owner_client):
     assert "+230" in page
 
 
+@pytest.mark.parametrize(("lang", "seat"), [("zh-hans", "<td>2号位</td>"), ("en", "<td>Seat 2</td>")])
+def test_the_player_page_counts_seats_from_1_as_everywhere_else(owner_client, lang, seat):
+    client, club, owner = owner_client
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    wang = make_player(club, "老王")
+    make_session(club, owner, players=["甲", wang, "丙", "丁"])
+    page = client.get(reverse("player_detail", kwargs={"slug": club.slug, "player_id": wang.pk})).content.decode()
+    assert seat in page and "<td>1</td>" not in page
+
+
 def test_the_player_page_lists_the_newest_sessions_and_links_the_history_for_the_rest(owner_client, monkeypatch):
     monkeypatch.setattr("settlement.web.players.PLAYER_SESSIONS", 2)
     client, club, owner = owner_client

@@ -450,6 +450,31 @@ def test_voiding_from_the_table_needs_a_reason_and_stops_the_hand_counting(owner
     assert services.session_export(session=session)["hands"] == [BENXI_EXAMPLE[0]]
 
 
+@pytest.mark.parametrize(
+    ("variant", "lang", "notice", "not_said"),
+    [
+        ("baifen.benxi", "zh-hans", "第 2 局已作废，之后各局已重新结算。", "已更正"),
+        ("hongxingwu", "zh-hans", "第 2 副已作废，之后各副已重新结算。", "已更正"),
+        ("baifen.benxi", "en", "Hand 2 voided; the totals after it are settled again.", "fixed"),
+    ],
+)
+def test_a_voids_notice_says_voided_not_corrected(owner_client, variant, lang, notice, not_said):
+    client, club, owner = owner_client
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    session = make_session(club, owner, variant=variant)
+    record_hands(
+        session,
+        owner,
+        BENXI_EXAMPLE[:2]
+        if variant == "baifen.benxi"
+        else [{"declarer": 0, "captured": 50}, {"declarer": 2, "captured": 50}],
+    )
+    response = client.post(_url("table_fix", session, number=2), {"action": "void", "reason": "发错牌"})
+    assert response.status_code == 302 and response["Location"] == _url("table", session) + "?voided=2"
+    flash = re.search(r'<p class="flash" role="status">(.*?)<a', client.get(response["Location"]).content.decode())
+    assert flash and flash.group(1).strip() == notice and not_said not in flash.group(1)
+
+
 # --- closing ---
 
 

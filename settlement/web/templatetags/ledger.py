@@ -53,6 +53,14 @@ def seat_name(players: Sequence[Any], seat: Any) -> str:
 
 
 @register.filter
+def seat_label(seat: Any) -> str:
+    """A stored seat (counted from 0) as players count it: 1号位, seat 1."""
+    if not isinstance(seat, int):
+        return "—"
+    return _("Seat %(seat)s") % {"seat": seat + 1}
+
+
+@register.filter
 def seat_names(players: Sequence[Any], seats: Sequence[int]) -> str:
     return "、".join(seat_name(players, seat) for seat in seats or ())
 

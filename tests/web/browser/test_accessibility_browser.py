@@ -226,7 +226,7 @@ def test_the_table_page_by_keyboard_alone_record_fix_and_void(new_page, live_ser
     page.keyboard.type("这局不算")
     keys.tab_to('button[value="void"]')
     page.keyboard.press("Enter")
-    page.wait_for_url(re.compile(r"\?fixed=1"))
+    page.wait_for_url(re.compile(r"\?voided=1"))
     expect(page.locator("#hand-1 .badge.void")).to_be_visible()
 
     assert keys.without_ring() == []

@@ -67,7 +67,7 @@ def test_the_share_page_follows_a_record_a_correction_and_a_void_without_a_reloa
     table.click("#hand-1 a.fix")
     table.fill('input[name="reason"]', "发错牌")
     table.click("button[value=void]")
-    table.wait_for_url(re.compile(r"\?fixed=1$"))
+    table.wait_for_url(re.compile(r"\?voided=1$"))
     expect(player.locator("#hand-1 .badge.void")).to_be_visible(timeout=LIVE)
     expect(player.locator("#hand-1")).to_contain_text("发错牌")
     assert _board(player) == _board(table)  # the same totals as the scorekeeper sees
