@@ -18,6 +18,7 @@ import fcntl
 import hashlib
 import os
 import shutil
+import sys
 import tempfile
 import time
 from importlib.metadata import version
@@ -128,3 +129,23 @@ def owner(db):
 
     club = make_club()
     return club, make_member(club)
+
+
+# axe-core's counts in the browser tests (tests/web/browser/conftest.py): summed over the xdist workers.
+_AXE_TOTALS: dict[str, int] = {}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    for name, count in getattr(node, "workeroutput", {}).get("axe", {}).items():
+        _AXE_TOTALS[name] = _AXE_TOTALS.get(name, 0) + count
+
+
+def pytest_terminal_summary(terminalreporter):
+    browser = sys.modules.get("tests.web.browser.conftest")
+    totals = dict(_AXE_TOTALS) or (dict(browser.AXE_COUNTS) if browser else {})
+    if any(totals.values()):
+        terminalreporter.write_line(
+            f"axe-core: {totals['checked']} page states checked, {totals['repeated']} shown again"
+            " (the answer found for them before stood)"
+        )

@@ -10,6 +10,10 @@ script, which the Content-Security-Policy does not apply to), runs once the page
 fetches have settled, and reports back to Python. A test that passed fails with the report of every
 violation found on any page it visited; `axe_check(page)` checks the page as it is now (after a
 change made by hand, in the dark scheme …). axe-core loads nothing from the network.
+
+A page state this worker has checked already (the same markup but for hidden inputs' values and which digits
+stand in text and links, the same form state, viewport and media features) is not checked again: the answer
+found for it stands, violations included. The run ends with how many states were checked and how many repeated.
 """
 
 from __future__ import annotations
@@ -123,15 +127,51 @@ AXE_RUNNER = """
       const started = Date.now();
       const go = () => {
         if (inFlight > 0 && Date.now() - started < 5000) return setTimeout(go, 50);
-        window.axe.run(document, %(options)s)
-          .then((r) => window.__axeSlim(r.violations))
-          .catch((e) => [{id: "axe-error", impact: "critical", help: String(e), nodes: []}])
-          .then((found) => window.__axeReport(location.href, found))
+        window.__axeCheck()
+          .then(([key, found]) => window.__axeReport(location.href, found, key))
           .then(resolve, resolve);
       };
       setTimeout(go, 50);
     });
   });
+  // What decides axe's answer: the document as it is (markup, form state, scroll), the viewport and the media
+  // features. A state already checked in this worker is not checked again: the earlier answer stands for it.
+  // Not part of it: hidden inputs' values (a CSRF token, a form's one-time key: new on every response, never
+  // shown), and which digits stand in text, links and values
+  // (a session's number, a score: each test has its own) — every digit counts as 0, so the length stays.
+  // Digits in what ties elements together (id, for, aria-*, headers, name) stay as they are.
+  const zero = (text) => text.replace(/[0-9]/g, "0");
+  const ZEROED = new Set(["href", "action", "src", "formaction", "value", "content", "title", "datetime"]);
+  window.__axeKey = async () => {
+    const root = document.documentElement.cloneNode(true);
+    root.querySelectorAll("input[type=hidden]").forEach((i) => i.removeAttribute("value"));
+    const walk = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    for (let node = walk.currentNode; node; node = walk.nextNode()) {
+      if (node.nodeType === Node.TEXT_NODE) {
+        if (node.parentNode.nodeName !== "STYLE") node.data = zero(node.data);  // a style sheet's numbers count
+        continue;
+      }
+      for (const attr of Array.from(node.attributes)) {
+        if (ZEROED.has(attr.name) || attr.name.startsWith("data-")) node.setAttribute(attr.name, zero(attr.value));
+      }
+    }
+    const controls = Array.from(document.querySelectorAll("input:not([type=hidden]), select, textarea"), (c) =>
+      [zero(c.value), c.checked, c.disabled]);
+    const media = ["(prefers-color-scheme: dark)", "(prefers-reduced-motion: reduce)"]
+      .map((q) => matchMedia(q).matches);
+    const state = JSON.stringify([innerWidth, innerHeight, devicePixelRatio, scrollX, scrollY, media, controls,
+      document.activeElement ? zero(document.activeElement.outerHTML.slice(0, 200)) : null, root.outerHTML]);
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(state));
+    return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  };
+  window.__axeCheck = async () => {
+    const key = await window.__axeKey();
+    if (await window.__axeKnown(key)) return [key, null];
+    const found = await window.axe.run(document, %(options)s)
+      .then((r) => window.__axeSlim(r.violations))
+      .catch((e) => [{id: "axe-error", impact: "critical", help: String(e), nodes: []}]);
+    return [key, found];
+  };
   window.__axeSlim = (violations) => violations.map((v) => ({
     id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.map((n) => ({target: n.target.join(" "), html: n.html.slice(0, 160), summary: n.failureSummary})),
@@ -175,12 +215,28 @@ def _settle(page: Any) -> None:
             page.wait_for_load_state("load")
 
 
+# The answers of axe-core in this worker, by page state (window.__axeKey): a state shown again — the same page,
+# the same markup, the same viewport — is not checked again, its earlier answer stands (violations included).
+AXE_ANSWERS: dict[str, list[dict[str, Any]]] = {}
+AXE_COUNTS = {"checked": 0, "repeated": 0}
+
+
+def axe_answer(key: str, violations: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """axe's answer for the page state `key`: the one just found, or (None) the one found for it before."""
+    if violations is None:
+        AXE_COUNTS["repeated"] += 1
+        return AXE_ANSWERS[key]
+    AXE_COUNTS["checked"] += 1
+    if not any(v["id"] == "axe-error" for v in violations):  # an error is no answer: the next time runs again
+        AXE_ANSWERS[key] = violations
+    return violations
+
+
 def axe_check(page: Any, what: str = "") -> None:
     """Check the page as it is now (after the test changed it) and fail with the report of its violations."""
     _settle(page)
-    violations = page.evaluate(
-        f"() => window.axe.run(document, {json.dumps(AXE_OPTIONS)}).then(r => window.__axeSlim(r.violations))"
-    )
+    key, found = page.evaluate("() => window.__axeCheck()")
+    violations = axe_answer(key, found)
     if violations:
         where = _where(page) + (f", {what}" if what else "")
         raise AssertionError(axe_report([(where, page.url, violations)]))
@@ -206,6 +262,12 @@ def pytest_runtest_call(item: Any) -> Any:
     if found:
         raise AssertionError(axe_report(found))
     return result
+
+
+def pytest_sessionfinish(session: Any) -> None:
+    """An xdist worker sends its counts to the controller (tests/conftest.py prints the sum)."""
+    if hasattr(session.config, "workeroutput"):
+        session.config.workeroutput["axe"] = dict(AXE_COUNTS)
 
 
 @pytest.fixture
@@ -242,7 +304,10 @@ def new_page(browser: Any, live_server: Any, request: Any) -> Iterator[Any]:
         contexts.append(context)
         reports: list[tuple[str, list[dict[str, Any]]]] = []
         if script:
-            context.expose_binding("__axeReport", lambda _source, url, violations: reports.append((url, violations)))
+            context.expose_binding(
+                "__axeReport", lambda _source, url, found, key: reports.append((url, axe_answer(key, found)))
+            )
+            context.expose_binding("__axeKnown", lambda _source, key: key in AXE_ANSWERS)
             context.add_init_script(script=runner)
         page = context.new_page()
         errors: list[str] = []
