@@ -21,7 +21,8 @@ from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session,
 
 from .conftest import DESKTOP, PHONE, axe_check, overflows
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# fast_passwords: demo_load sets two passwords each time (the default hasher takes a second a password here).
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_passwords")]
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
