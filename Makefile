@@ -39,8 +39,10 @@ serve: $(STAMP) $(MO)
 # Two workers (pytest-xdist): the browser tests wait on Chromium, so a second process keeps both cores busy.
 # worksteal: a worker that runs out takes tests queued for the other, so a few long browser tests at the end
 # do not leave one core idle.
+# PYTHONDONTWRITEBYTECODE emptied: the compiled and assert-rewritten modules are kept in __pycache__ (a machine
+# that sets it otherwise makes each worker compile and rewrite everything again on every run: 6 s a worker).
 test: $(STAMP) $(MO)
-	$(PY) -m pytest -n 2 --dist worksteal
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n 2 --dist worksteal
 
 golden: $(STAMP)
 	$(PY) ../shared/tools/check_golden.py --python $(PY)
