@@ -77,19 +77,24 @@ def test_an_unknown_method_is_a_405_in_the_one_shape(table):
     assert_error(response, 405, "method_not_allowed")
 
 
-def test_the_schema_says_how_to_send_a_token(tmp_path):
-    call_command("spectacular", "--file", str(tmp_path / "schema.yaml"))
-    schema = yaml.safe_load((tmp_path / "schema.yaml").read_text(encoding="utf-8"))
+@pytest.fixture(scope="module")
+def schema(tmp_path_factory) -> dict:
+    """The schema as `manage.py spectacular` writes it, generated once for the tests that only read it."""
+    path = tmp_path_factory.mktemp("schema") / "schema.yaml"
+    call_command("spectacular", "--file", str(path))
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def test_the_schema_says_how_to_send_a_token(schema):
     scheme = schema["components"]["securitySchemes"]["bearerAuth"]
     assert (scheme["type"], scheme["scheme"]) == ("http", "bearer") and "Token" in scheme["description"]
     assert {"bearerAuth": []} in schema["paths"]["/api/v1/clubs/"]["get"]["security"]
 
 
-def test_the_hand_schema_takes_every_variants_fields_and_the_seats_of_six_players(tmp_path):
+def test_the_hand_schema_takes_every_variants_fields_and_the_seats_of_six_players(schema):
     from settlement.rules.registry import VARIANTS
 
-    call_command("spectacular", "--file", str(tmp_path / "schema.yaml"))
-    schemas = yaml.safe_load((tmp_path / "schema.yaml").read_text(encoding="utf-8"))["components"]["schemas"]
+    schemas = schema["components"]["schemas"]
     for key, variant in VARIANTS.items():
         name = "HandInput" + "".join(p.capitalize() for p in key.replace(".", "_").split("_"))
         scored, redeal = schemas[name + "Scored"], schemas[name + "Redeal"]
@@ -102,9 +107,7 @@ def test_the_hand_schema_takes_every_variants_fields_and_the_seats_of_six_player
     assert hand["jack_kou"]["type"] == "boolean"
 
 
-def test_the_variants_and_the_leaderboard_are_pages_without_updated_since(tmp_path):
-    call_command("spectacular", "--file", str(tmp_path / "schema.yaml"))
-    schema = yaml.safe_load((tmp_path / "schema.yaml").read_text(encoding="utf-8"))
+def test_the_variants_and_the_leaderboard_are_pages_without_updated_since(schema):
     components = schema["components"]["schemas"]
     for path in ("/api/v1/variants/", "/api/v1/clubs/{slug}/leaderboard/"):
         op = schema["paths"][path]["get"]
@@ -115,13 +118,7 @@ def test_the_variants_and_the_leaderboard_are_pages_without_updated_since(tmp_pa
         assert "No `updated_since`" in op["description"]
 
 
-def _schema(tmp_path) -> dict:
-    call_command("spectacular", "--file", str(tmp_path / "schema.yaml"))
-    return yaml.safe_load((tmp_path / "schema.yaml").read_text(encoding="utf-8"))
-
-
-def test_the_schema_declares_the_headers_a_client_relies_on(tmp_path):
-    schema = _schema(tmp_path)
+def test_the_schema_declares_the_headers_a_client_relies_on(schema):
     operations = {op["operationId"]: op for path in schema["paths"].values() for op in path.values()}
     conditional = {name for name, op in operations.items() if "304" in op["responses"]}
     assert conditional == {
@@ -148,6 +145,6 @@ def test_the_schema_declares_the_headers_a_client_relies_on(tmp_path):
         assert "Idempotency-Key" in {p["name"] for p in operations[name]["parameters"] if p["in"] == "header"}
 
 
-def test_an_entry_choices_value_is_typed_as_its_field_is(tmp_path):
-    value = _schema(tmp_path)["components"]["schemas"]["EntryChoice"]["properties"]["value"]
+def test_an_entry_choices_value_is_typed_as_its_field_is(schema):
+    value = schema["components"]["schemas"]["EntryChoice"]["properties"]["value"]
     assert value["oneOf"] == [{"type": "integer"}, {"type": "string"}] and value["nullable"] is True
