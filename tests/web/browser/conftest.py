@@ -29,10 +29,16 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.core.servers.basehttp import ThreadedWSGIServer
+from django.db import connection
 from django.test import Client
 from django.test.testcases import LiveServerThread
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "1"
+
+
+# Held by the live server for each request and by the test's own queries meanwhile (see below). Reentrant: a
+# request's queries run in the thread that holds it.
+LIVE_SERVER_LOCK = threading.RLock()
 
 
 class OneRequestAtATime(ThreadedWSGIServer):
@@ -41,23 +47,38 @@ class OneRequestAtATime(ThreadedWSGIServer):
     The test database is SQLite in memory, and the live server's threads all use the test's one connection
     to it: a write while another thread's read of that table is still open fails at once ("database table
     is locked"), where a database file would make it wait, as it does in production. A page that sends two
-    requests together (an offline phone's kept hands, a poll) met that now and then.
+    requests together (an offline phone's kept hands, a poll) met that now and then, and so did a test's own
+    query while a page's request was being answered: `live_server_queries_wait` makes those wait too.
     """
 
     def set_app(self, application: Callable[..., Any]) -> None:
         if not self.connections_override:  # a database server (PostgreSQL): each thread has its own connection
             super().set_app(application)
             return
-        lock = threading.Lock()
-
         def one_at_a_time(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
-            with lock:
+            with LIVE_SERVER_LOCK:
                 return application(environ, start_response)
 
         super().set_app(one_at_a_time)
 
 
 LiveServerThread.server_class = OneRequestAtATime
+
+
+@pytest.fixture(autouse=True)
+def live_server_queries_wait(request: Any) -> Iterator[None]:
+    """On SQLite in memory, the test thread's queries wait for the live server's request in progress (they share
+    its one connection), as they would wait for a lock on a database file."""
+    if "live_server" not in request.fixturenames or connection.vendor != "sqlite":
+        yield
+        return
+
+    def after_the_request(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any) -> Any:
+        with LIVE_SERVER_LOCK:
+            return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(after_the_request):
+        yield
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 PHONE = {"width": 360, "height": 740}
