@@ -63,7 +63,9 @@ def _settle(form: OptionsForm, **kwargs: Any) -> selectors.WhatIf | None:
     try:
         return selectors.session_what_if(**kwargs)
     except LedgerError as error:
-        field = form.option_field(error.field.split(".")[1].split("[")[0]) if error.field.startswith("options.") else None
+        field = None
+        if error.field.startswith("options."):
+            field = form.option_field(error.field.split(".")[1].split("[")[0])
         message = error.message(kwargs["lang"])
         if error.hand is not None:
             message = hand_label(kwargs["session"].variant, error.hand, "refused", message=message)

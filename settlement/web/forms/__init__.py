@@ -4,4 +4,11 @@ from .filters import HistoryFilterForm, StandingsFilterForm
 from .hand import HandVoidForm, TableHandForm
 from .session import OptionsForm, SessionOpenForm
 
-__all__ = ["HandVoidForm", "HistoryFilterForm", "OptionsForm", "SessionOpenForm", "StandingsFilterForm", "TableHandForm"]
+__all__ = [
+    "HandVoidForm",
+    "HistoryFilterForm",
+    "OptionsForm",
+    "SessionOpenForm",
+    "StandingsFilterForm",
+    "TableHandForm",
+]
