@@ -107,3 +107,14 @@ def test_a_viewer_may_look_and_another_club_may_not(example):
 
     client.force_login(make_member(make_club()))
     assert client.get(_url(session)).status_code == 404
+
+
+def test_a_list_of_levels_is_written_out_not_printed_as_code(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner, variant="shengji")
+
+    html = client.get(_url(session) + "?preset=上海80分", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+
+    differs = html.split('class="what-if-options"', 1)[1].split("</table>", 1)[0]
+    assert "2、5、10、K" in differs
+    assert "[" not in differs
