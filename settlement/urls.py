@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from .web import clubs, hands, offline, players, sessions, share, stats, table, tokens
+from .web import clubs, hands, offline, players, sessions, share, stats, table, tokens, whatif
 from .web.forms.login import LoginForm
 
 session = "clubs/<slug:slug>/sessions/<int:session_id>/"
@@ -32,6 +32,7 @@ urlpatterns = [
     path(session + "close/", sessions.session_close, name="session_close"),
     path(session + "close/confirm/", sessions.session_close_confirm, name="session_close_confirm"),
     path(session + "reopen/", sessions.session_reopen, name="session_reopen"),
+    path(session + "what-if/", whatif.session_what_if, name="session_what_if"),
     path(hand, hands.hand_detail, name="hand_detail"),
     path(session + "table/", table.table, name="table"),
     path(session + "table/preview/", table.table_preview, name="table_preview"),

@@ -326,6 +326,10 @@ def components() -> dict[str, dict[str, Any]]:
         },
         "description": "A session document: the JSON that `manage.py settle` reads and the export writes.",
     }
+    found["Options"] = {
+        "anyOf": [{"$ref": f"{REF}Options{variant_name(key)}"} for key in VARIANTS],
+        "description": "Options of the session's variant, each replacing its whole value (docs/rules/).",
+    }
     found["ResolvedOptions"] = {
         "anyOf": [{"$ref": f"{REF}ResolvedOptions{variant_name(key)}"} for key in VARIANTS],
         "description": "Every option of the session's variant, resolved.",
@@ -464,6 +468,11 @@ class HandInputField(serializers.JSONField):
 @extend_schema_field({"allOf": [{"$ref": f"{REF}HandInput"}], "nullable": True})
 class NullableHandInputField(serializers.JSONField):
     """A hand as entered, or null (a void)."""
+
+
+@extend_schema_field({"$ref": f"{REF}Options"})
+class OptionsField(serializers.JSONField):
+    """Some options of the session's variant: the rules engine checks them."""
 
 
 @extend_schema_field({"$ref": f"{REF}ResolvedOptions"})

@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import club_views, describe, errors, player_views, session_views
+from . import club_views, describe, errors, player_views, session_views, whatif_views
 
 session = "sessions/<int:session_id>/"
 hand = session + "hands/<int:number>/"
@@ -34,6 +34,7 @@ urlpatterns = [
     path(session + "hands/preview/", session_views.hand_preview, name="api_hand_preview"),
     path(session + "close/", session_views.session_close, name="api_session_close"),
     path(session + "reopen/", session_views.session_reopen, name="api_session_reopen"),
+    path(session + "what-if/", whatif_views.session_what_if, name="api_session_what_if"),
     path(hand + "revisions/", session_views.hand_revisions, name="api_hand_revisions"),
     path(hand + "correct/", session_views.hand_correct, name="api_hand_correct"),
     path(hand + "void/", session_views.hand_void, name="api_hand_void"),

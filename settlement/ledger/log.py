@@ -283,11 +283,20 @@ def _resume(row: Mapping[str, Any] | None) -> Resume:
         raise ResumeUnavailable(str(error)) from error
 
 
-def log_document(*, session: Session, players: Sequence[Player], hands: Sequence[tuple[int, Any]]) -> dict[str, Any]:
-    """The session document the engine gets for these hands (the frozen options, names by seat)."""
+def log_document(
+    *,
+    session: Session,
+    players: Sequence[Player],
+    hands: Sequence[tuple[int, Any]],
+    options: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The session document the engine gets for these hands (the frozen options, names by seat).
+
+    `options` replaces the session's own (a what-if: the same hands under other rules).
+    """
     return {
         "variant": session.variant,
-        "options": session.options,
+        "options": session.options if options is None else dict(options),
         "players": [player.name for player in players],
         "hands": [hand_input for _, hand_input in hands],
     }
@@ -332,15 +341,20 @@ class LogReplay:
 
 
 def log_replay(
-    *, session: Session, players: Sequence[Player], hands: Sequence[tuple[int, Any]], start: Resume | None = None
+    *,
+    session: Session,
+    players: Sequence[Player],
+    hands: Sequence[tuple[int, Any]],
+    start: Resume | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> LogReplay:
-    """Play the hands through the engine (on from `start`, else from the beginning).
+    """Play the hands through the engine (on from `start`, else from the beginning), under `options` if given.
 
     A refusal comes back as a `LedgerError` at the ledger's hand number.
     """
     start = start or Resume(state=None)
     numbers = tuple(number for number, _ in hands)
-    raw = log_document(session=session, players=players, hands=hands)
+    raw = log_document(session=session, players=players, hands=hands, options=options)
     try:
         doc = document_parse(raw, variants=VARIANTS, first_hand=start.played + 1)
         result = session_play(doc, state=start.state)

@@ -48,6 +48,8 @@ def option_text(spec: OptionSpec, value: Any, lang: str) -> str:
         return labels.get(str(value), str(value))
     if kind is OptionKind.INTEGER:
         return minus(value)
+    if kind is OptionKind.CHOICE_LIST and isinstance(value, list):
+        return ("、" if lang.startswith("zh") else ", ").join(labels.get(str(v), str(v)) for v in value) or "—"
     if kind is OptionKind.KEYED_INTEGERS and isinstance(value, dict):
         return " · ".join(f"{labels.get(k, k)} {minus(v)}" for k, v in value.items()) or "—"
     if kind is OptionKind.BID_TABLE and isinstance(value, dict):

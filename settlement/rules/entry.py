@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from .base import BidRule, Lang, RedealReason, Rotation, Seat, Variant
+from .base import BidRule, Lang, RedealReason, Rotation, RulesError, Seat, Variant
 from .biaofen import max_bombs
 from .messages import TABLE, seat_name, text
 from .options import OptionKind, options_dump, options_resolve, options_types
@@ -402,6 +402,22 @@ class VariantSpec:
 def variant_default_players(variant: Variant) -> int:
     """The player count a new session of `variant` starts at: its own, else the most it takes."""
     return variant.default_players or max(variant.player_counts)
+
+
+def preset_overrides(variant: Variant, preset: str) -> dict[str, Any]:
+    """The options preset `preset` of `variant` sets (over the variant's defaults); another name is refused.
+
+    >>> from .registry import VARIANTS
+    >>> preset_overrides(VARIANTS["baifen.benxi"], "本溪 300")
+    {'target': 300}
+    >>> preset_overrides(VARIANTS["baifen.benxi"], "300")
+    Traceback (most recent call last):
+    ...
+    settlement.rules.base.RulesError: document: preset: this variant has no preset 300; one of: 本溪 205、本溪 300
+    """
+    if preset not in variant.presets:
+        raise RulesError("preset.unknown", field="preset", name=preset, choices="、".join(variant.presets) or "—")
+    return dict(variant.presets[preset])
 
 
 def option_defaults(variant: Variant, players: int, preset: str | None = None) -> dict[str, Any]:

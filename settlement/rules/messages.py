@@ -29,6 +29,10 @@ COMMON: Mapping[str, tuple[str, str]] = {
     "error.players.name": ("玩家名字不能为空", "a player's name must be non-empty text"),
     "error.players.duplicate": ("玩家名字重复", "player names must differ"),
     "error.option.unknown": ("不认识的选项 {name}", "unknown option {name}"),
+    "error.preset.unknown": (
+        "此玩法没有预设 {name}；可选：{choices}",
+        "this variant has no preset {name}; one of: {choices}",
+    ),
     "error.option.invalid": ("应为：{expected}", "must be: {expected}"),
     "error.value.not_integer": ("应为整数", "must be an integer"),
     "error.value.not_count": ("应为不小于 0 的整数", "must be an integer ≥ 0"),

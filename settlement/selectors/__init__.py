@@ -3,9 +3,9 @@
 One module per subject: `sessions` (clubs, session lists and summaries), `records` (a session's
 hands, revisions and results, from the stored rows, in windows), `table` (the scorekeeper's table
 page and the share page), `shares` (a session's share link, the session a token opens), `stats`
-(standings and a player's statistics), `ratings`, `tokens` (a user's API tokens) and `integrity`
-(stored rows against a replay: `ledger_verify`). `from settlement import selectors;
-selectors.table_view(…)` keeps working.
+(standings and a player's statistics), `ratings`, `tokens` (a user's API tokens), `whatif` (a session's
+hands settled again under other options) and `integrity` (stored rows against a replay: `ledger_verify`).
+`from settlement import selectors; selectors.table_view(…)` keeps working.
 """
 
 from .integrity import GAME_FIELDS, ROW, SETTLEMENT_FIELDS, STATE_FIELDS, Difference, session_verify
@@ -66,6 +66,7 @@ from .table import (
     table_view,
 )
 from .tokens import user_api_tokens
+from .whatif import WhatIf, session_what_if, what_if_options
 
 __all__ = [
     "GAME_FIELDS",
@@ -101,6 +102,7 @@ __all__ = [
     "TableSide",
     "TableView",
     "User",
+    "WhatIf",
     "club_players",
     "club_sessions",
     "club_sessions_page",
@@ -117,6 +119,7 @@ __all__ = [
     "session_options",
     "session_results",
     "session_verify",
+    "session_what_if",
     "sessions_summarize",
     "share_active",
     "share_find",
@@ -125,4 +128,5 @@ __all__ = [
     "table_view",
     "user_api_tokens",
     "user_clubs",
+    "what_if_options",
 ]

@@ -31,6 +31,7 @@ def test_the_schema_validates_without_a_warning(tmp_path):
         "session_entry",
         "session_close",
         "session_reopen",
+        "session_what_if",
         "hand_revisions",
         "tokens_list",
         "club_standings_csv",

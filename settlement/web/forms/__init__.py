@@ -2,6 +2,13 @@
 
 from .filters import HistoryFilterForm, StandingsFilterForm
 from .hand import HandVoidForm, TableHandForm
-from .session import SessionOpenForm
+from .session import OptionsForm, SessionOpenForm
 
-__all__ = ["HandVoidForm", "HistoryFilterForm", "SessionOpenForm", "StandingsFilterForm", "TableHandForm"]
+__all__ = [
+    "HandVoidForm",
+    "HistoryFilterForm",
+    "OptionsForm",
+    "SessionOpenForm",
+    "StandingsFilterForm",
+    "TableHandForm",
+]

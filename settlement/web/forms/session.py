@@ -46,20 +46,19 @@ def _number(spec_min: int | None, spec_max: int | None, step: int, *, required: 
     )
 
 
-class SessionOpenForm(forms.Form):
-    """Date, venue, a player per seat and every option of the variant, typed, prefilled from the preset."""
+class OptionsForm(forms.Form):
+    """Every option of a variant as typed controls, each starting at `values` (else the preset's, else the defaults).
 
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
-    venue = forms.CharField(label=_("Venue / table"), max_length=100, required=False)
-    client_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
+    The new-session form is one; the what-if page another (the same hands under other options).
+    """
 
     def __init__(
         self,
         *args: Any,
         variant: str,
         n_players: int,
-        preset: str | None,
-        players: QuerySet[Player],
+        preset: str | None = None,
+        values: dict[str, Any] | None = None,
         lang: str = "zh-Hans",
         **kwargs: Any,
     ) -> None:
@@ -67,33 +66,18 @@ class SessionOpenForm(forms.Form):
         rules = VARIANTS[variant]
         self.spec = options_spec(rules, lang)
         preset_spec = next((p for p in self.spec.presets if p.key == preset), None)
-        values = (
-            dict(preset_spec.defaults[n_players])
-            if preset_spec
-            else {o.key: o.defaults[n_players] for o in self.spec.options}
-        )
+        if values is None:
+            values = (
+                dict(preset_spec.defaults[n_players])
+                if preset_spec
+                else {o.key: o.defaults[n_players] for o in self.spec.options}
+            )
         self.values = values
+        self.n_players = n_players
         self.bid_rows = tuple(b.bid for b in rules.bids(rules.defaults(n_players), n_players)) if rules.bids else ()
-        # A fresh key per rendered form: submitting it twice opens one session.
-        self.fields["client_key"].initial = uuid.uuid4().hex
         self._subfields: dict[str, list[tuple[str, list[str]]]] = {}
         for option in self.spec.options:
             self._add_option(option, values[option.key])
-        self.n_players = n_players
-        for seat in range(n_players):
-            self.fields[f"seat_{seat}_player"] = forms.ModelChoiceField(
-                label=_("Seat %(seat)s") % {"seat": seat + 1}, queryset=players, required=False
-            )
-            self.fields[f"seat_{seat}_player"].empty_label = _("— new guest —")
-            # The template shows the seat's label only once: the box says what it is for itself.
-            self.fields[f"seat_{seat}_name"] = forms.CharField(
-                label=_("or a guest's name"),
-                max_length=60,
-                required=False,
-                widget=forms.TextInput(
-                    attrs={"placeholder": _("or a guest's name"), "aria-label": _("or a guest's name")}
-                ),
-            )
 
     # --- building the controls ---
 
@@ -191,9 +175,6 @@ class SessionOpenForm(forms.Form):
         rows = self._subfields.get(key)
         return rows[0][1][0] if rows else None
 
-    def seat_fields(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
-        return [(seat, self[f"seat_{seat}_player"], self[f"seat_{seat}_name"]) for seat in range(self.n_players)]
-
     # --- parsing ---
 
     def _option_value(self, option: OptionSpec, data: dict[str, Any]) -> Any:
@@ -231,19 +212,66 @@ class SessionOpenForm(forms.Form):
             return {name[len(prefix) :]: int(data[name]) for name in subs if data.get(name)}
         return self.values[key]
 
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        overrides: dict[str, Any] = {}
+    def option_values(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Every option's value as entered (options whose inputs have errors left out)."""
+        values = {}
         for option in self.spec.options:
             names = [name for _label, names in self._subfields[option.key] for name in names]
-            if any(name in self.errors for name in names):
-                continue
-            value = self._option_value(option, data)
-            # A value left at the variant's own default is not given: an option that follows another
-            # (红星五 start_level: the ladder's first level) then follows it.
-            if value != option.defaults[self.n_players]:
-                overrides[option.key] = value
-        data["overrides"] = overrides
+            if not any(name in self.errors for name in names):
+                values[option.key] = self._option_value(option, data)
+        return values
+
+    def option_overrides(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The options entered away from the variant's own defaults.
+
+        A value left at the variant's own default is not given: an option that follows another
+        (红星五 start_level: the ladder's first level) then follows it.
+        """
+        defaults = {option.key: option.defaults[self.n_players] for option in self.spec.options}
+        return {key: value for key, value in self.option_values(data).items() if value != defaults[key]}
+
+
+class SessionOpenForm(OptionsForm):
+    """Date, venue, a player per seat and every option of the variant, typed, prefilled from the preset."""
+
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    venue = forms.CharField(label=_("Venue / table"), max_length=100, required=False)
+    client_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
+
+    def __init__(
+        self,
+        *args: Any,
+        variant: str,
+        n_players: int,
+        preset: str | None,
+        players: QuerySet[Player],
+        lang: str = "zh-Hans",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, variant=variant, n_players=n_players, preset=preset, lang=lang, **kwargs)
+        # A fresh key per rendered form: submitting it twice opens one session.
+        self.fields["client_key"].initial = uuid.uuid4().hex
+        for seat in range(n_players):
+            self.fields[f"seat_{seat}_player"] = forms.ModelChoiceField(
+                label=_("Seat %(seat)s") % {"seat": seat + 1}, queryset=players, required=False
+            )
+            self.fields[f"seat_{seat}_player"].empty_label = _("— new guest —")
+            # The template shows the seat's label only once: the box says what it is for itself.
+            self.fields[f"seat_{seat}_name"] = forms.CharField(
+                label=_("or a guest's name"),
+                max_length=60,
+                required=False,
+                widget=forms.TextInput(
+                    attrs={"placeholder": _("or a guest's name"), "aria-label": _("or a guest's name")}
+                ),
+            )
+
+    def seat_fields(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
+        return [(seat, self[f"seat_{seat}_player"], self[f"seat_{seat}_name"]) for seat in range(self.n_players)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        data["overrides"] = self.option_overrides(data)
         seated: list[Player | str] = []
         for seat in range(self.n_players):
             player = data.get(f"seat_{seat}_player")

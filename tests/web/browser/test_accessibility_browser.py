@@ -52,6 +52,8 @@ def _pages(club: Club, *, owner: bool) -> list[str]:
         f"{base}/sessions/{closed.pk}/table/",
         f"{base}/sessions/{open_.pk}/hands/1/",
         f"{base}/sessions/{closed.pk}/hands/1/",
+        f"{base}/sessions/{closed.pk}/what-if/",
+        f"{base}/sessions/{closed.pk}/what-if/?preset={next(iter(VARIANTS[closed.variant].presets))}",
     ]
     if owner:
         pages.append(f"{base}/sessions/new/")
