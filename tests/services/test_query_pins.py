@@ -82,8 +82,8 @@ def test_an_import_costs_a_fixed_number_of_queries(owner, n, django_assert_num_q
 # rename: the locks in the one order (`services.common`: the player's sessions, the club, the player with its
 # club), the writer's role, the club's other names, the event, the name, the player's sessions' `version` bumped.
 # merge: the locks in the one order (the merged player's sessions, the club, both players with their club), the
-# writer's role, a session both sat in, five updates (the sessions' `updated_at` and `version`, seats, settlement rows, game
-# rows, players merged into the merged one), the two players,
+# writer's role, a session both sat in, five updates (the sessions' `updated_at` and `version`, seats, settlement
+# rows, game rows, players merged into the merged one), the two players,
 # the event; then every family's ratings from the start: the club's rating rows deleted, then per family the lock,
 # its sessions and each player's last rating (3), and for a family the club has sessions of, their rating rows
 # deleted and their game rows read (2), and the new ratings inserted when a game finished (1). Here: 本溪 sessions
