@@ -195,6 +195,26 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL;",
     }
 
+# The cache holds what requests share: the API's rate counts, the share page's rendered fragments, anything a
+# worker must see of another's. It is never one process's memory: `make serve` runs several workers, and a site
+# may run several servers behind one proxy (docs/operations.md). With BAIFEN_REDIS_URL (redis://host:6379/0) it
+# is Redis, through Django's RedisCache; without, a table of the database (created by `migrate`: settlement's
+# post_migrate). BAIFEN_CACHE_KEY_PREFIX keeps two sites on one Redis apart.
+REDIS_URL = env_str("BAIFEN_REDIS_URL", "")
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": env_str("BAIFEN_CACHE_KEY_PREFIX", "baifen"),
+    }
+    if REDIS_URL
+    else {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "baifen_cache",
+        "KEY_PREFIX": env_str("BAIFEN_CACHE_KEY_PREFIX", "baifen"),
+    }
+}
+
 # django-axes first: it refuses a locked-out login before the password is checked.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
@@ -240,7 +260,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    # Counted per address (anonymous) or per user, in the cache: each gunicorn worker counts on its own.
+    # Counted per address (anonymous) or per user, in the shared cache (CACHES): across workers and servers.
     "DEFAULT_THROTTLE_CLASSES": [
         "settlement.api.throttles.AnonRateThrottle",
         "settlement.api.throttles.UserRateThrottle",

@@ -156,6 +156,10 @@ class Session(models.Model):
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
     # Its latest write: a save, a hand recorded, corrected or voided (the services touch it), a close or reopen.
     updated_at = models.DateTimeField(_("updated"), auto_now=True, db_index=True)
+    # Bumped in the same transaction by every write that changes what the session's pages and API answers show
+    # (a hand recorded, corrected or voided, a close or reopen, a seated player renamed or merged, a rebuild):
+    # the share page's poll and the API's ETags are answered from it without reading or rendering anything else.
+    version = models.PositiveBigIntegerField(_("version"), default=0, editable=False)
     # The key of the form (or request) that opened it: a resubmit of the same form is the same session.
     client_key = models.CharField(_("client key"), max_length=64, blank=True, default="")
     # An import's request under that key, hashed: a retry must carry the same one.

@@ -47,6 +47,12 @@ def get_session_for_user(user: Any, session_id: int, slug: str | None = None) ->
     return found
 
 
+def get_session_version_for_user(user: Any, session_id: int) -> int | None:
+    """The session's `version` (what a conditional GET is answered from) when the user may read it, else None: one
+    query, before anything else of the session is read."""
+    return sql.session_version_for_member(session_id=session_id, user_id=user.pk)
+
+
 def get_hand_for_user(user: Any, session_id: int, number: int, slug: str | None = None) -> tuple[Membership, Hand]:
     membership, session = get_session_for_user(user, session_id, slug)
     hand = Hand.objects.filter(session=session, number=number).first()

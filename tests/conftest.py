@@ -51,6 +51,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # Each test client would otherwise list every collected file when it starts (see above).
 django_settings.WHITENOISE_AUTOREFRESH = True
+# The tests' own cache is the process's memory (each test starts with it empty, `_fresh_cache`): the production
+# caches (Redis, the database's table: settings.CACHES) are run by the served site's tests (tests/ops/).
+django_settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 STATIC_CACHE = Path(tempfile.gettempdir()) / f"baifen-test-static-{os.getuid()}"
 STATIC_CACHE_DAYS = 7
 

@@ -51,6 +51,11 @@ class Served:
     url: str
     pages: dict[str, str]  # club, table, session, share: paths on the served site
     log: Path
+    env: dict[str, str]  # the server's environment (for manage.py against the same site)
+
+    def manage(self, *args: str) -> str:
+        """What `manage.py ARGS` prints, run against the served site's database and settings."""
+        return _manage(self.env, *args)
 
     def logged_in(self) -> httpx.Client:
         """An HTTP client logged in through the login form as the demo club's owner."""
@@ -77,21 +82,34 @@ def _manage(env: dict[str, str], *args: str) -> str:
 
 
 @contextmanager
-def served(folder: Path, static_root: Path) -> Iterator[Served]:
+def served(
+    folder: Path,
+    static_root: Path,
+    *,
+    database_url: str | None = None,
+    extra_env: dict[str, str] | None = None,
+    prepare: bool = True,
+) -> Iterator[Served]:
+    """`database_url`: another database than a SQLite file in `folder`; `extra_env`: more settings (a shared
+    cache); `prepare=False`: the database is set up already (a second server of one site): no migrate, no demo
+    club, no new share link, and no pages."""
     port = _free_port()
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "BAIFEN_", "DATABASE_"))},
         "DJANGO_SETTINGS_MODULE": "baifen_ledger.settings",
         "DJANGO_DEBUG": "0",
-        "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
+        "DATABASE_URL": database_url or f"sqlite:///{folder / 'db.sqlite3'}",
         "BAIFEN_DATA_DIR": str(folder / "data"),
         "BAIFEN_STATIC_ROOT": str(static_root),
         "BAIFEN_BIND": f"127.0.0.1:{port}",
         "WEB_CONCURRENCY": "1",
+        **(extra_env or {}),
     }
-    _manage(env, "migrate", "--noinput", "-v0")
-    _manage(env, "demo_load")
-    pages = json.loads(_manage(env, "shell", "-c", SEED).strip().splitlines()[-1])
+    pages: dict[str, str] = {}
+    if prepare:
+        _manage(env, "migrate", "--noinput", "-v0")
+        _manage(env, "demo_load")
+        pages = json.loads(_manage(env, "shell", "-c", SEED).strip().splitlines()[-1])
     log = folder / "gunicorn.log"
     with open(log, "wb") as out:
         # No control socket: gunicorn's default path is one per user, shared with any other gunicorn running.
@@ -105,7 +123,7 @@ def served(folder: Path, static_root: Path) -> Iterator[Served]:
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_healthy(url, server, log)
-        yield Served(url=url, pages=pages, log=log)
+        yield Served(url=url, pages=pages, log=log, env=env)
     finally:
         server.send_signal(signal.SIGTERM)
         try:

@@ -9,12 +9,15 @@ that names the scheme. Refusals raise and are answered in one shape by `errors.p
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from django.middleware.http import ConditionalGetMiddleware
 from django.utils.decorators import decorator_from_middleware
+from django.utils.http import parse_etags
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
@@ -27,6 +30,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from settlement.ledger import LedgerError
+from settlement.scoping import get_session_version_for_user, request_lang
 
 from . import serializers as s
 from .authentication import ApiTokenAuthentication
@@ -74,6 +78,37 @@ class ConditionalGetOrHead(ConditionalGetMiddleware):
 # A GET's (or HEAD's) answer carries an ETag (a hash of its body); `If-None-Match` with it gets a 304 with no body.
 etag_conditional = decorator_from_middleware(ConditionalGetOrHead)
 NOT_MODIFIED = {304: OpenApiResponse(description="not modified: `If-None-Match` holds the ETag of this answer")}
+
+
+def session_etag(request: Request, session_id: int) -> str | None:
+    """The validator of a GET of one of session `session_id`'s answers: its stored `version` (every write to the
+    session bumps it), the reader's language and the URL asked (the query and the absolute links in the body).
+    None when the caller may not read the session (the view answers its 404)."""
+    version = get_session_version_for_user(request.user, session_id)
+    if version is None:
+        return None
+    url = hashlib.blake2s(request.build_absolute_uri().encode(), digest_size=8).hexdigest()
+    return f'"s{session_id}.{version}.{request_lang()}.{url}"'
+
+
+def session_conditional(view: Callable[..., Response]) -> Callable[..., Response]:
+    """A GET (or HEAD) of a session's answer with `If-None-Match` holding its `session_etag` is a 304 without a body,
+    answered from the session's version (one query) before anything else is read or rendered; a 200 carries the
+    ETag. Inside `api_endpoint` (the caller is authenticated first)."""
+
+    @functools.wraps(view)
+    def conditional(request: Request, session_id: int, **kwargs: Any) -> Response:
+        if request.method not in ("GET", "HEAD"):
+            return view(request, session_id, **kwargs)
+        etag = session_etag(request, session_id)
+        if etag is not None and etag in parse_etags(request.headers.get("If-None-Match", "")):
+            return Response(status=304, headers={"ETag": etag})
+        response = view(request, session_id, **kwargs)
+        if etag is not None and response.status_code == 200:
+            response["ETag"] = etag
+        return response
+
+    return conditional
 
 
 def error_responses(*codes: int, media_type: str | None = None) -> dict[Any, Any]:

@@ -38,6 +38,7 @@ from .common import (
     page_previous,
     query_none,
     query_valid,
+    session_conditional,
 )
 from .schema import golden_documents
 
@@ -195,8 +196,8 @@ def club_sessions(request: Request, slug: str) -> Response:
     parameters=[s.HandPageQuerySerializer],
     responses={200: s.SessionResultsSerializer, **NOT_MODIFIED, **error_responses(400, 401, 404, 409)},
 )
-@etag_conditional
 @api_endpoint("GET")
+@session_conditional
 def session_detail(request: Request, session_id: int) -> Response:
     _, session = get_session_for_user(request.user, session_id)
     page = query_valid(s.HandPageQuerySerializer(data=request.query_params))
@@ -282,8 +283,8 @@ def session_reopen(request: Request, session_id: int) -> Response:
     examples=HAND_EXAMPLES,
     responses={201: s.HandWriteSerializer, **WRITE_ERRORS},
 )
-@etag_conditional
 @api_endpoint("GET", "POST")
+@session_conditional
 def hand_record(request: Request, session_id: int) -> Response:
     membership, session = get_session_for_user(request.user, session_id)
     if request.method != "POST":

@@ -55,6 +55,11 @@ def _sql(using: str) -> dict[str, str]:
             f" WHERE s.{c(Session, 'id')} = %s AND c.{c(Club, 'slug')} = %s"
         ),
         "club": f"SELECT * FROM {t(Club)} WHERE {c(Club, 'id')} = %s",
+        "session_version_for_member": (
+            f"SELECT s.{c(Session, 'version')} FROM {t(Session)} s INNER JOIN {t(Membership)} m"
+            f" ON m.{c(Membership, 'club')} = s.{c(Session, 'club')} AND m.{c(Membership, 'user')} = %s"
+            f" WHERE s.{c(Session, 'id')} = %s"
+        ),
         "session_lock": (
             f"SELECT s.*, (SELECT m.{c(Membership, 'role')} FROM {t(Membership)} m"
             f" WHERE m.{c(Membership, 'club')} = s.{c(Session, 'club')} AND m.{c(Membership, 'user')} = %s)"
@@ -72,7 +77,10 @@ def _sql(using: str) -> dict[str, str]:
             f" AND st.{c(HandState, 'number')} = (SELECT MAX({c(HandState, 'number')}) FROM {t(HandState)}"
             f" WHERE {c(HandState, 'session')} = %s)"
         ),
-        "session_touch": f"UPDATE {t(Session)} SET {c(Session, 'updated_at')} = %s WHERE {c(Session, 'id')} = %s",
+        "session_touch": (
+            f"UPDATE {t(Session)} SET {c(Session, 'updated_at')} = %s,"
+            f" {c(Session, 'version')} = {c(Session, 'version')} + 1 WHERE {c(Session, 'id')} = %s"
+        ),
         "game_rows_delete": (
             f"DELETE FROM {t(GameRow)} WHERE {c(GameRow, 'session')} = %s AND {c(GameRow, 'game')} >= %s"
         ),
@@ -96,6 +104,14 @@ def session_for_member(
     membership = Membership.from_db(using, ["id", "user_id", "club_id", "role"], row)
     membership.club = session.club
     return membership, session
+
+
+def session_version_for_member(*, session_id: int, user_id: int | None, using: str = "default") -> int | None:
+    """Session `session_id`'s `version` when user `user_id` is a member of its club, else None (one query)."""
+    with connections[using].cursor() as cursor:
+        cursor.execute(_sql(using)["session_version_for_member"], [user_id, session_id])
+        row = cursor.fetchone()
+    return None if row is None else row[0]
 
 
 def session_lock(*, session_id: int, user_id: int | None, using: str = "default") -> tuple[Session, str | None]:
@@ -126,7 +142,7 @@ def next_hand_row(*, session_id: int, using: str = "default") -> tuple[int, Mapp
 
 
 def session_touch(*, session_id: int, when: datetime.datetime, using: str = "default") -> None:
-    """The session's `updated_at` set to `when` (its latest write)."""
+    """The session's `updated_at` set to `when` (its latest write), and its `version` bumped."""
     connection = connections[using]
     with connection.cursor() as cursor:
         cursor.execute(_sql(using)["session_touch"], [connection.ops.adapt_datetimefield_value(when), session_id])

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import OuterRef, Subquery
-
-from ..models import HandRevision, Session, ShareLink
+from ..models import Session, ShareLink
 
 TOKEN_MAX_LENGTH = 64
 # Part of every ETag: a change to what the share page shows (a template, a figure) changes it too.
@@ -24,35 +22,30 @@ def share_active(*, session: Session) -> ShareLink | None:
 
 @dataclass(frozen=True, kw_only=True)
 class SharedSession:
-    """A working link with its session (and club), and what the session's figures depend on."""
+    """A working link with its session (and club)."""
 
     link: ShareLink
     session: Session
-    latest_revision: int  # the newest revision's id: every record, correction and void makes a new one
 
     def etag(self, *, lang: str, view: str) -> str:
-        """The validator of what the share page shows: the log's newest revision, the session's
-        status (close, reopen) and the reader's language and layout."""
-        closed = self.session.closed_at.timestamp() if self.session.closed_at else 0
-        parts = (SHARE_VERSION, self.session.pk, self.latest_revision, self.session.status, closed, lang, view)
+        """The validator of what the share page shows: the session's stored `version` (bumped by every write to
+        it: a hand, a close or reopen, a seated player's rename or merge) and the reader's language and layout."""
+        parts = (SHARE_VERSION, self.session.pk, self.session.version, lang, view)
         return '"' + "-".join(str(part) for part in parts) + '"'
 
 
 def share_find(*, token: str) -> SharedSession | None:
     """The session a working token opens, or None: one query, by the token's unique index.
 
-    Revision ids only grow (the log is append-only), so the newest one changes with every write
-    to the session's hands; reading it is the same query, and all a poll that finds nothing new costs.
+    It is all a poll that finds nothing new costs: the session's `version` comes with it, and the ETag is made of it.
     """
     if not token or len(token) > TOKEN_MAX_LENGTH:
         return None
-    newest = HandRevision.objects.filter(hand__session=OuterRef("session_id")).order_by("-id").values("id")[:1]
     link = (
         ShareLink.objects.select_related("session", "session__club")
-        .annotate(latest_revision=Subquery(newest))
         .filter(token=token, revoked_at__isnull=True)
         .first()
     )
     if link is None:
         return None
-    return SharedSession(link=link, session=link.session, latest_revision=link.latest_revision or 0)
+    return SharedSession(link=link, session=link.session)

@@ -28,6 +28,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
+from django.db.models import F, QuerySet
 
 from ..ledger import LedgerError, LogReplay, sql
 from ..ledger.bulk import rows_insert
@@ -44,6 +45,24 @@ VENUE_MAX = Session._meta.get_field("venue").max_length or 100
 REASON_MAX = 500  # as the web forms' reason field
 # Fields a hand may leave for the table's state to fill in; once played they are stored (see `facts_stored`).
 FACT_FIELDS = frozenset({"dealer", "declarer"})
+
+
+def sessions_bump(sessions: QuerySet[Session], **fields: Any) -> int:
+    """Move on the `version` of every session of `sessions` (and set `fields`), inside the caller's transaction:
+    what a write that changes a session's page or API answer, other than its hands', ends with. How many."""
+    return sessions.update(version=F("version") + 1, **fields)
+
+
+def session_bump(session: Session, *, save: Sequence[str] = ()) -> None:
+    """`sessions_bump` for one session, whose row the caller holds locked (its `version` here follows), in the same
+    UPDATE as the `save` fields when there are some."""
+    version = session.version
+    if save:
+        session.version = F("version") + 1  # type: ignore[assignment]
+        session.save(update_fields=[*save, "version"])
+    else:
+        sessions_bump(Session.objects.filter(pk=session.pk))
+    session.version = version + 1
 
 
 def hands_max() -> int:

@@ -236,9 +236,11 @@ def _revision_start(
 
 
 def _session_touch(session: Session, when: datetime.datetime) -> None:
-    """The session's `updated_at` is its latest write: a hand's revision does not save the session itself."""
+    """The session's `updated_at` is its latest write (a hand's revision does not save the session itself), and
+    its `version` moves on: every open share page and conditional GET of it misses at once."""
     sql.session_touch(session_id=session.pk, when=when)
     session.updated_at = when
+    session.version += 1
 
 
 def _revision_check(

@@ -26,7 +26,7 @@ from ..ledger.ratings import ratings_rebuild_club
 from ..ledger.values import name_clean, name_key, text_clean
 from ..models import Club, GameRow, Player, PlayerEvent, Session, SessionSeat, SettlementRow
 from ..rules.base import RulesError
-from .common import PLAYER_NAME_MAX, REASON_MAX, User
+from .common import PLAYER_NAME_MAX, REASON_MAX, User, sessions_bump
 
 __all__ = ["player_merge", "player_rename"]
 
@@ -60,6 +60,7 @@ def player_rename(*, player: Player, user: User, name: Any, reason: Any = "") ->
         )
         player.name = name
         player.save(update_fields=["name", "updated_at"])
+        sessions_bump(Session.objects.filter(seats__player=player))  # their pages and answers show the name
     return player
 
 
@@ -96,7 +97,7 @@ def player_merge(*, player: Player, into: Player, user: User, reason: Any = "") 
             )
         reason = _reason_clean(reason)
         # The sessions the merged player sat in now name the survivor: a change an API client syncs.
-        Session.objects.filter(seats__player=player).update(updated_at=timezone.now())
+        sessions_bump(Session.objects.filter(seats__player=player), updated_at=timezone.now())
         SessionSeat.objects.filter(player=player).update(player=into)
         SettlementRow.objects.filter(player=player).update(player=into)
         GameRow.objects.filter(player=player).update(player=into)

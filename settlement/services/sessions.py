@@ -36,6 +36,7 @@ from .common import (
     derived_rebuild,
     facts_stored,
     hands_limit,
+    session_bump,
     session_lock,
 )
 
@@ -137,7 +138,7 @@ def session_close(*, session: Session, user: User) -> Session:
         if session.is_open:
             session.status = Session.Status.CLOSED
             session.closed_at = timezone.now()
-            session.save(update_fields=["status", "closed_at", "updated_at"])
+            session_bump(session, save=("status", "closed_at", "updated_at"))
             SessionEvent.objects.create(
                 session=session, kind=SessionEvent.Kind.CLOSED, user=user, created_at=session.closed_at
             )
@@ -156,7 +157,7 @@ def session_reopen(*, session: Session, user: User) -> Session:
         if not session.is_open:
             session.status = Session.Status.OPEN
             session.closed_at = None
-            session.save(update_fields=["status", "closed_at", "updated_at"])
+            session_bump(session, save=("status", "closed_at", "updated_at"))
             SessionEvent.objects.create(session=session, kind=SessionEvent.Kind.REOPENED, user=user)
             ratings_rebuild(session=session)
     return session
@@ -277,6 +278,7 @@ def session_derived_rebuild(*, session: Session) -> Session:
         log = log_load(session=session)
         replay = log_replay(session=session, players=log.players, hands=log.hands())
         derived_rebuild(session=session, players=log.players, replay=replay, hand_ids=log.hand_ids, from_number=1)
+        session_bump(session)
     return session
 
 

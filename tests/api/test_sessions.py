@@ -184,9 +184,9 @@ def test_the_session_results_cost_the_same_queries_however_many_hands(table, dja
     long = make_session(table.club, table.owner)
     record_hands(long, table.owner, BENXI_EXAMPLE * 4)
     for session in (table.session, long):
-        # token, session with the membership, club, seats, the last state (and the log's last number), the page's
-        # revisions
-        with django_assert_num_queries(6):
+        # token, the session's version (its ETag), session with the membership, club, seats, the last state (and
+        # the log's last number), the page's revisions
+        with django_assert_num_queries(7):
             client.get(f"/api/v1/sessions/{session.pk}/")
 
 

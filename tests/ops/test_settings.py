@@ -143,3 +143,15 @@ def test_gunicorns_control_socket_is_the_installations_own_in_the_data_folder(tm
     assert "control_socket" in Config().settings  # a setting gunicorn knows, not a typo it would ignore
     assert conf["control_socket"] == str(tmp_path / "gunicorn.ctl")
     assert not conf.get("control_socket_disable", False)
+
+
+@pytest.mark.parametrize(
+    ("env", "backend", "location"),
+    [
+        ({"BAIFEN_REDIS_URL": "redis://127.0.0.1:6379/3"}, "redis.RedisCache", "redis://127.0.0.1:6379/3"),
+        ({}, "db.DatabaseCache", "baifen_cache"),
+    ],
+)
+def test_the_cache_is_shared_redis_or_the_database_never_one_processs_memory(env, backend, location):
+    cache = _settings_in_subprocess({"DJANGO_SECRET_KEY": "x" * 60, **env}, "CACHES")["CACHES"]["default"]
+    assert (cache["BACKEND"], cache["LOCATION"]) == (f"django.core.cache.backends.{backend}", location)

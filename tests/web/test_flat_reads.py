@@ -132,8 +132,9 @@ def test_the_api_pages_the_hands_of_a_long_session(owner_client, django_assert_n
     assert api.get(f"/api/v1/sessions/{session.pk}/?limit=0").status_code == 400
     long = services.session_import(club=club, user=owner, document=benxi_session(300), close=False).session
     for target in (session, long):
-        # the session with the membership, club, seats, the last state, the page's revisions with their states
-        with django_assert_num_queries(5):
+        # the session's version (its ETag), the session with the membership, club, seats, the last state, the
+        # page's revisions with their states
+        with django_assert_num_queries(6):
             body = api.get(f"/api/v1/sessions/{target.pk}/").json()
     # the default page is the newest 20 (HANDS_PAGE): 281 … 300
     assert [hand["n"] for hand in body["hands"]] == list(range(281, 301))

@@ -14,7 +14,15 @@ from django.urls import reverse
 from settlement import services
 from settlement.models import Role, ShareLink
 from settlement.presentation.qr import share_qr_svg
-from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_session, make_user, record_hands
+from tests.factories import (
+    BENXI_EXAMPLE,
+    make_club,
+    make_member,
+    make_player,
+    make_session,
+    make_user,
+    record_hands,
+)
 from tests.ops.test_pages import inline_parts
 
 pytestmark = pytest.mark.django_db
@@ -192,10 +200,13 @@ def test_the_next_reader_of_the_same_news_costs_one_query(anon, shared, django_a
     assert 'id="hand-5"' in second.content.decode()
 
 
-@pytest.mark.parametrize("change", ["record", "correct", "void", "close"])
+@pytest.mark.parametrize("change", ["record", "correct", "void", "close", "reopen", "rename", "merge", "rebuild"])
 def test_every_write_to_the_session_changes_the_etag(anon, shared, change):
     session, link, owner = shared
+    if change == "reopen":
+        services.session_close(session=session, user=owner)
     before = anon.get(_live(link))["ETag"]
+    seated = session.seats.order_by("seat").first().player
     if change == "record":
         services.hand_record(session=session, user=owner, hand_input=BENXI_EXAMPLE[4])
     elif change == "correct":
@@ -203,10 +214,33 @@ def test_every_write_to_the_session_changes_the_etag(anon, shared, change):
         services.hand_correct(session=session, user=owner, number=4, hand_input=hand, reason="数错了")
     elif change == "void":
         services.hand_void(session=session, user=owner, number=4, reason="发错牌")
-    else:
+    elif change == "close":
         services.session_close(session=session, user=owner)
+    elif change == "reopen":
+        services.session_reopen(session=session, user=owner)
+    elif change == "rename":  # the page shows the seated player's name
+        services.player_rename(player=seated, user=owner, name="新名字")
+    elif change == "merge":
+        services.player_merge(player=seated, into=make_player(session.club, "别人"), user=owner)
+    else:
+        services.session_derived_rebuild(session=session)
     response = anon.get(_live(link), HTTP_IF_NONE_MATCH=before)
     assert response.status_code == 200 and response["ETag"] != before
+
+
+def test_a_rename_shows_at_the_next_poll(anon, shared):
+    session, link, owner = shared
+    etag = anon.get(_live(link))["ETag"]
+    services.player_rename(player=session.seats.order_by("seat").first().player, user=owner, name="新名字")
+    response = anon.get(_live(link), HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 200 and "新名字" in response.content.decode()
+
+
+def test_a_rename_of_a_player_not_at_the_table_keeps_the_304(anon, shared):
+    session, link, owner = shared
+    etag = anon.get(_live(link))["ETag"]
+    services.player_rename(player=make_player(session.club, "路人"), user=owner, name="路人甲")
+    assert anon.get(_live(link), HTTP_IF_NONE_MATCH=etag).status_code == 304
 
 
 def test_a_write_to_another_session_keeps_the_304(anon, shared):
