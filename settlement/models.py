@@ -560,8 +560,8 @@ class Change(AppendOnly):
     created_at = models.DateTimeField(_("when"), default=timezone.now)
 
     class Meta:
-        verbose_name = _("change")
-        verbose_name_plural = _("changes")
+        verbose_name = _("feed change")
+        verbose_name_plural = _("feed changes")
         ordering = ("id",)
         indexes = (models.Index(fields=["club", "id"], name="change_club_id"),)
         constraints = (models.CheckConstraint(condition=~Q(kind=""), name="change_kind_not_empty"),)

@@ -25,6 +25,10 @@ CHANGES_LIMIT = 100  # changes per page of the feed (at most CHANGES_LIMIT_MAX)
 CHANGES_LIMIT_MAX = 1000
 CURSOR_LENGTH = 11
 START = 0
+# Exactly the cursors: 11 base64url characters whose 66 bits are a 63-bit id (the first character below `g`, the
+# last one's two spare bits zero), so the schema is honest and every string it allows names a position.
+NOT_A_CURSOR = _("Not a cursor of this feed: send back a `cursor` it gave.")
+CURSOR_PATTERN = r"^[A-Za-f][A-Za-z0-9_-]{9}[AEIMQUYcgkosw048]$"
 
 # What a change names, by the kind's first word: the API address that gives it (a player merged away is a
 # tombstone: its address answers the survivor). A new subject (`event.…`) adds a line here and values to `Change.Kind`.
@@ -54,11 +58,13 @@ def cursor_decode(cursor: str) -> int | None:
 
 
 class ChangesQuerySerializer(serializers.Serializer):
-    after = serializers.CharField(
+    after = serializers.RegexField(
+        CURSOR_PATTERN,
         required=False,
         trim_whitespace=False,
         min_length=CURSOR_LENGTH,
         max_length=CURSOR_LENGTH,
+        error_messages={"invalid": NOT_A_CURSOR},
         help_text="a `cursor` this feed gave: the changes after it (left out: from the club's first change)",
     )
     limit = serializers.IntegerField(
@@ -72,7 +78,7 @@ class ChangesQuerySerializer(serializers.Serializer):
     def validate_after(self, value: str) -> int:
         change_id = cursor_decode(value)
         if change_id is None:
-            raise serializers.ValidationError(_("Not a cursor of this feed: send back a `cursor` it gave."))
+            raise serializers.ValidationError(NOT_A_CURSOR, code="invalid")
         return change_id
 
 

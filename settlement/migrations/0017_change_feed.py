@@ -112,8 +112,8 @@ class Migration(migrations.Migration):
                 ),
             ],
             options={
-                "verbose_name": "change",
-                "verbose_name_plural": "changes",
+                "verbose_name": "feed change",
+                "verbose_name_plural": "feed changes",
                 "ordering": ("id",),
                 "indexes": [models.Index(fields=["club", "id"], name="change_club_id")],
                 "constraints": [

@@ -1,5 +1,6 @@
 """The database refuses to change or delete the logs (the hands and their revisions, the session and player audit
-trails, the change feed), whatever writes to them, and no write to a table can switch that off; only `flush` may empty them."""
+trails, the change feed), whatever writes to them, and no write to a table can switch that off; only `flush` may
+empty them."""
 
 from __future__ import annotations
 
