@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import club_views, describe, errors, player_views, session_views, whatif_views
+from . import change_views, club_views, describe, errors, player_views, session_views, whatif_views
 
 session = "sessions/<int:session_id>/"
 hand = session + "hands/<int:number>/"
@@ -23,6 +23,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/players/<int:player_id>/", player_views.player_detail, name="api_player_detail"),
     path("clubs/<slug:slug>/players/<int:player_id>/merge/", player_views.player_merge, name="api_player_merge"),
     path("clubs/<slug:slug>/leaderboard/", player_views.club_leaderboard, name="api_club_leaderboard"),
+    path("clubs/<slug:slug>/changes/", change_views.club_changes, name="api_club_changes"),
     path("clubs/<slug:slug>/sessions/", session_views.club_sessions, name="api_club_sessions"),
     path("clubs/<slug:slug>/standings/", club_views.club_standings, name="api_club_standings"),
     path("clubs/<slug:slug>/standings.csv", club_views.club_standings_csv, name="api_club_standings_csv"),

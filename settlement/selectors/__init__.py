@@ -3,11 +3,12 @@
 One module per subject: `sessions` (clubs, session lists and summaries), `records` (a session's
 hands, revisions and results, from the stored rows, in windows), `table` (the scorekeeper's table
 page and the share page), `shares` (a session's share link, the session a token opens), `stats`
-(standings and a player's statistics), `ratings`, `tokens` (a user's API tokens), `whatif` (a session's
-hands settled again under other options) and `integrity` (stored rows against a replay: `ledger_verify`).
-`from settlement import selectors; selectors.table_view(…)` keeps working.
+(standings and a player's statistics), `ratings`, `tokens` (a user's API tokens), `changes` (the club's
+change feed), `whatif` (a session's hands settled again under other options) and `integrity` (stored rows
+against a replay: `ledger_verify`). `from settlement import selectors; selectors.table_view(…)` keeps working.
 """
 
+from .changes import club_changes
 from .integrity import GAME_FIELDS, ROW, SETTLEMENT_FIELDS, STATE_FIELDS, Difference, session_verify
 from .records import (
     HandListItem,
@@ -103,6 +104,7 @@ __all__ = [
     "TableView",
     "User",
     "WhatIf",
+    "club_changes",
     "club_players",
     "club_sessions",
     "club_sessions_page",

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..ledger import LedgerError, hand_input_ordered, log_load, log_replay
+from ..ledger.changes import changes_backfill
 from ..models import Club, Hand, HandRevision, Membership, Player, PlayerEvent, Session, SessionEvent, SessionSeat
 from .common import derived_rebuild
 
@@ -227,6 +228,7 @@ def _club_restore(document: dict[str, Any]) -> Club:
         log = log_load(session=session)
         replay = log_replay(session=session, players=log.players, hands=log.hands())
         derived_rebuild(session=session, players=log.players, replay=replay, hand_ids=log.hand_ids, from_number=1)
+    changes_backfill(club_id=club.pk)  # the restored club's feed: its history as stored, in order
     return club
 
 

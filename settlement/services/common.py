@@ -12,7 +12,9 @@ its row locks in this order, skipping what it does not need, and never one of an
    a player edit locks every session the player sat in (`players._players_lock`);
 2. the club: `ratings._rebuild` (whenever ratings are rebuilt), a player edit;
 3. players, by id: a player edit;
-4. the rows the write changes (hands, revisions, derived rows, events).
+4. the rows the write changes (hands, revisions, derived rows, events);
+5. last, the club's change feed (`ledger/changes.py`): an advisory lock, taken just before the write's change
+   rows are inserted, and nothing locked after it.
 
 All FOR NO KEY UPDATE, never FOR UPDATE: a row inserted meanwhile that names a locked row (its foreign-key
 check takes FOR KEY SHARE) does not wait on it. An UPDATE of a key column (a player's name is in the unique

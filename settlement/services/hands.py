@@ -30,8 +30,9 @@ from ..ledger import (
     session_players,
     sql,
 )
+from ..ledger.changes import ChangeNote, changes_append
 from ..ledger.values import json_clean, text_clean
-from ..models import Hand, HandRevision, HandState, Player, Session, SessionSeat
+from ..models import Change, Hand, HandRevision, HandState, Player, Session, SessionSeat
 from ..rules.base import HandInput, RulesError
 from ..rules.document import hand_parse
 from ..rules.registry import VARIANTS
@@ -152,6 +153,7 @@ def hand_record(
             appended=True,
         )
         _session_touch(session, revision.created_at)
+        _hand_change(session, hand, revision, Change.Kind.HAND_RECORDED)
     return HandWrite(hand=hand, revision=revision, created=True, derived=derived.get(number), players=players)
 
 
@@ -187,6 +189,7 @@ def hand_correct(
             session=session, players=log.players, replay=replay, hand_ids=log.hand_ids, from_number=number
         )
         _session_touch(session, revision.created_at)
+        _hand_change(session, entry.hand, revision, Change.Kind.HAND_CORRECTED)
     return HandWrite(
         hand=entry.hand, revision=revision, created=False, derived=derived.get(number), players=log.players
     )
@@ -213,6 +216,7 @@ def hand_void(*, session: Session, user: User, number: int, reason: str, revisio
         )
         derived_rebuild(session=session, players=log.players, replay=replay, hand_ids=log.hand_ids, from_number=number)
         _session_touch(session, revision.created_at)
+        _hand_change(session, entry.hand, revision, Change.Kind.HAND_VOIDED)
     return HandWrite(hand=entry.hand, revision=revision, created=False)
 
 
@@ -241,6 +245,12 @@ def _session_touch(session: Session, when: datetime.datetime) -> None:
     sql.session_touch(session_id=session.pk, when=when)
     session.updated_at = when
     session.version += 1
+
+
+def _hand_change(session: Session, hand: Hand, revision: HandRevision, kind: str) -> None:
+    """The write's change in the club's feed (`ledger/changes.py`): its last statement."""
+    note = ChangeNote(kind=kind, object_id=hand.pk, session_id=session.pk, number=hand.number, revision=revision.number)
+    changes_append(club_id=session.club_id, notes=[note])
 
 
 def _revision_check(

@@ -22,9 +22,10 @@ from django.utils import timezone
 
 from .. import policy
 from ..ledger import LedgerError
+from ..ledger.changes import ChangeNote, changes_append
 from ..ledger.ratings import ratings_rebuild_club
 from ..ledger.values import name_clean, name_key, text_clean
-from ..models import Club, GameRow, Player, PlayerEvent, Session, SessionSeat, SettlementRow
+from ..models import Change, Club, GameRow, Player, PlayerEvent, Session, SessionSeat, SettlementRow
 from ..rules.base import RulesError
 from .common import PLAYER_NAME_MAX, REASON_MAX, User, sessions_bump
 
@@ -61,6 +62,8 @@ def player_rename(*, player: Player, user: User, name: Any, reason: Any = "") ->
         player.name = name
         player.save(update_fields=["name", "updated_at"])
         sessions_bump(Session.objects.filter(seats__player=player))  # their pages and answers show the name
+        note = ChangeNote(kind=Change.Kind.PLAYER_RENAMED, object_id=player.pk)
+        changes_append(club_id=player.club_id, notes=[note])
     return player
 
 
@@ -118,6 +121,9 @@ def player_merge(*, player: Player, into: Player, user: User, reason: Any = "") 
             user=user,
         )
         ratings_rebuild_club(club=player.club)
+        # The merged-away id as a tombstone: a client drops it and follows `into`.
+        note = ChangeNote(kind=Change.Kind.PLAYER_MERGED, object_id=player.pk, into_id=into.pk)
+        changes_append(club_id=player.club_id, notes=[note])
     return into
 
 

@@ -20,9 +20,10 @@ from django.utils import timezone
 from .. import policy
 from ..ledger import LedgerError, LogReplay, hand_input_ordered, log_document, log_load, log_replay
 from ..ledger.bulk import gc_paused, session_log_insert
+from ..ledger.changes import ChangeNote, changes_append, hands_recorded_append
 from ..ledger.ratings import ratings_rebuild
 from ..ledger.values import json_clean, name_clean, name_key
-from ..models import Club, Player, Session, SessionEvent, SessionSeat
+from ..models import Change, Club, Player, Session, SessionEvent, SessionSeat
 from ..rules.base import RulesError
 from ..rules.document import document_parse
 from ..rules.options import options_dump, options_resolve
@@ -114,7 +115,7 @@ def _session_open(
         except RulesError as error:
             raise LedgerError.from_rules(error) from error
         venue = _venue_clean(venue)
-        seated = _players_resolve(club=club, players=players)
+        seated, made = _players_resolve(club=club, players=players)
         session = Session.objects.create(
             club=club,
             date=date or timezone.localdate(),
@@ -127,6 +128,7 @@ def _session_open(
         SessionSeat.objects.bulk_create(
             SessionSeat(session=session, seat=seat, player=player) for seat, player in enumerate(seated)
         )
+        _created_append(session=session, made=made)
     return session
 
 
@@ -143,6 +145,7 @@ def session_close(*, session: Session, user: User) -> Session:
                 session=session, kind=SessionEvent.Kind.CLOSED, user=user, created_at=session.closed_at
             )
             ratings_rebuild(session=session)  # a friend-card session counts once closed
+            _session_change(session, Change.Kind.SESSION_CLOSED)
     return session
 
 
@@ -160,6 +163,7 @@ def session_reopen(*, session: Session, user: User) -> Session:
             session_bump(session, save=("status", "closed_at", "updated_at"))
             SessionEvent.objects.create(session=session, kind=SessionEvent.Kind.REOPENED, user=user)
             ratings_rebuild(session=session)
+            _session_change(session, Change.Kind.SESSION_REOPENED)
     return session
 
 
@@ -226,7 +230,7 @@ def _session_import(
             # Imported hands are numbered as in the document: no void hands yet.
             raise LedgerError.from_rules(error) from error
         date = _date_parse(doc.date)
-        seated = _players_resolve(club=club, players=list(doc.players))
+        seated, made = _players_resolve(club=club, players=list(doc.players))
         now = timezone.now()
         session = Session.objects.create(
             club=club,
@@ -251,6 +255,8 @@ def _session_import(
         replay = LogReplay(result=result, numbers=tuple(range(1, len(inputs) + 1)))
         session_log_insert(session=session, players=seated, inputs=inputs, replay=replay, author_id=user.pk, now=now)
         ratings_rebuild(session=session)  # its finished games, or the session itself once closed (`ledger/ratings.py`)
+        _created_append(session=session, made=made)
+        hands_recorded_append(club_id=club.pk, session_id=session.pk)
     return SessionWrite(session=session, created=True)
 
 
@@ -282,14 +288,26 @@ def session_derived_rebuild(*, session: Session) -> Session:
     return session
 
 
+def _created_append(*, session: Session, made: Sequence[Player]) -> None:
+    """The feed's changes of a new session: the guests made for it, then the session (`ledger/changes.py`)."""
+    notes = [ChangeNote(kind=Change.Kind.PLAYER_CREATED, object_id=player.pk) for player in made]
+    notes.append(ChangeNote(kind=Change.Kind.SESSION_CREATED, object_id=session.pk, session_id=session.pk))
+    changes_append(club_id=session.club_id, notes=notes)
+
+
+def _session_change(session: Session, kind: str) -> None:
+    changes_append(club_id=session.club_id, notes=[ChangeNote(kind=kind, object_id=session.pk, session_id=session.pk)])
+
+
 def _import_digest(document: Any, *, close: bool) -> str:
     """What tells a retried import from another one under the same key: a hash of the canonical request."""
     canonical = json.dumps({"document": document, "close": close}, ensure_ascii=False, sort_keys=True)
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def _players_resolve(*, club: Club, players: Sequence[Player | str]) -> list[Player]:
-    """Players by seat: club players as given, names matched to the club's players, guests made for new names.
+def _players_resolve(*, club: Club, players: Sequence[Player | str]) -> tuple[list[Player], list[Player]]:
+    """Players by seat (club players as given, names matched to the club's players, guests made for new names),
+    and the guests made.
 
     A name is cleaned first (`_names_clean`). It matches the club player of the
     same name, else the one club player whose name looks the same (`name_key`:
@@ -324,15 +342,17 @@ def _players_resolve(*, club: Club, players: Sequence[Player | str]) -> list[Pla
             found = alike[name_key(name)][0]
         seated.append(found)
     new = [name for name, player in zip(names, seated, strict=True) if player is None]
+    made: list[Player] = []
     if new:
         # ignore_conflicts: a guest of that name created meanwhile by another session is the same player.
         Player.objects.bulk_create([Player(club=club, name=name, is_guest=True) for name in new], ignore_conflicts=True)
-        made = {player.name: player for player in Player.objects.filter(club=club, name__in=new)}
-        seated = [player if player is not None else made[name] for name, player in zip(names, seated, strict=True)]
+        by_name = {player.name: player for player in Player.objects.filter(club=club, name__in=new)}
+        seated = [player if player is not None else by_name[name] for name, player in zip(names, seated, strict=True)]
+        made = [by_name[name] for name in new]
     result = [player for player in seated if player is not None]
     if len({player.pk for player in result}) != len(result):
         raise LedgerError.from_rules(RulesError("players.duplicate", field="players"))
-    return result
+    return result, made
 
 
 def _names_clean(names: Sequence[Any], given: Sequence[bool] | None = None) -> list[str]:

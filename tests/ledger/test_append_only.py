@@ -1,5 +1,6 @@
 """The database refuses to change or delete the logs (the hands and their revisions, the session and player audit
-trails), whatever writes to them, and no write to a table can switch that off; only `flush` may empty them."""
+trails, the change feed), whatever writes to them, and no write to a table can switch that off; only `flush` may
+empty them."""
 
 from __future__ import annotations
 
@@ -20,7 +21,13 @@ from tests.factories import (
     record_hands,
 )
 
-LOG_TABLES = ["settlement_hand", "settlement_handrevision", "settlement_sessionevent", "settlement_playerevent"]
+LOG_TABLES = [
+    "settlement_hand",
+    "settlement_handrevision",
+    "settlement_sessionevent",
+    "settlement_playerevent",
+    "settlement_change",
+]
 RAW_STATEMENTS = {
     "update": "UPDATE {table} SET created_at = created_at",
     "delete": "DELETE FROM {table}",

@@ -55,6 +55,7 @@ class OneRequestAtATime(ThreadedWSGIServer):
         if not self.connections_override:  # a database server (PostgreSQL): each thread has its own connection
             super().set_app(application)
             return
+
         def one_at_a_time(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
             with LIVE_SERVER_LOCK:
                 return application(environ, start_response)
@@ -79,6 +80,7 @@ def live_server_queries_wait(request: Any) -> Iterator[None]:
 
     with connection.execute_wrapper(after_the_request):
         yield
+
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 PHONE = {"width": 360, "height": 740}
