@@ -32,6 +32,7 @@ def test_the_schema_validates_without_a_warning(tmp_path):
         "session_close",
         "session_reopen",
         "session_what_if",
+        "club_changes",
         "hand_revisions",
         "tokens_list",
         "club_standings_csv",
@@ -128,6 +129,7 @@ def test_the_schema_declares_the_headers_a_client_relies_on(schema):
         "hands_list",
         "club_standings",
         "club_standings_csv",
+        "club_changes",
     }
     for name in conditional:
         op = operations[name]
