@@ -129,7 +129,9 @@ def slash_missing(request: HttpRequest, path: str) -> HttpResponse:
     any other method is a 404 naming the right address, since a redirect would drop the body."""
     right = request.path + "/"
     if not is_valid_path(right, getattr(request, "urlconf", None)):
-        return error_json(error_body(code="not_found", message=gettext("There is no such address in the API.")), status=404)
+        return error_json(
+            error_body(code="not_found", message=gettext("There is no such address in the API.")), status=404
+        )
     if request.method in ("GET", "HEAD"):
         query = request.META.get("QUERY_STRING", "")
         return HttpResponsePermanentRedirect(right + ("?" + query if query else ""))

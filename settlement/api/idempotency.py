@@ -53,9 +53,7 @@ def request_digest(request: Request, args: tuple[Any, ...], kwargs: dict[str, An
     """A hash of what makes two requests the same: the method, the address, the query and the parsed body."""
     query = sorted((key, value) for key, values in request.query_params.lists() for value in values)
     data = request.data if isinstance(request.data, dict | list) else None
-    text = json.dumps(
-        [request.method, request.path, query, data], sort_keys=True, ensure_ascii=False, cls=JSONEncoder
-    )
+    text = json.dumps([request.method, request.path, query, data], sort_keys=True, ensure_ascii=False, cls=JSONEncoder)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -99,7 +97,9 @@ def idempotent(func: Callable[..., Any], *, service_keyed: bool = False) -> Call
             response = func(request, *args, **kwargs)
             if 200 <= response.status_code < 300 and not response.has_header(REPLAYED_HEADER):
                 answer.status = response.status_code
-                answer.body = "" if response.data is None else json.dumps(response.data, ensure_ascii=False, cls=JSONEncoder)
+                answer.body = (
+                    "" if response.data is None else json.dumps(response.data, ensure_ascii=False, cls=JSONEncoder)
+                )
                 answer.location = response.get("Location", "")
                 answer.save(update_fields=["status", "body", "location"])
             else:

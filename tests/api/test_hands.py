@@ -69,7 +69,8 @@ def test_the_same_key_with_another_hand_is_a_409_and_records_nothing(table):
 
 
 def test_a_key_too_long_is_refused(table):
-    response = table.client("owner").post(_hands(table), BENXI_EXAMPLE[2], format="json", HTTP_IDEMPOTENCY_KEY="k" * 256)
+    client = table.client("owner")
+    response = client.post(_hands(table), BENXI_EXAMPLE[2], format="json", HTTP_IDEMPOTENCY_KEY="k" * 256)
     assert_error(response, 400, "client_key.invalid", field="Idempotency-Key")
     assert Hand.objects.filter(session=table.session).count() == 2
 

@@ -43,12 +43,19 @@ def _merge(table: Table) -> tuple[str, dict[str, Any], dict[str, Any]]:
 # operationId → (method, set-up giving the address, a body and another body)
 Setup = Callable[[Table], tuple[str, Any, Any]]
 WRITES: dict[str, tuple[str, Setup]] = {
-    "club_sessions_import": ("post", lambda t: ("/api/v1/clubs/laonian/sessions/", DOCUMENT, {**DOCUMENT, "venue": "二号桌"})),
+    "club_sessions_import": (
+        "post",
+        lambda t: ("/api/v1/clubs/laonian/sessions/", DOCUMENT, {**DOCUMENT, "venue": "二号桌"}),
+    ),
     "hand_record": ("post", lambda t: (_session(t) + "hands/", BENXI_EXAMPLE[2], BENXI_EXAMPLE[3])),
     "hand_preview": ("post", lambda t: (_session(t) + "hands/preview/", BENXI_EXAMPLE[2], BENXI_EXAMPLE[3])),
     "hand_correct": (
         "post",
-        lambda t: (_session(t) + "hands/2/correct/", {"hand": CORRECTED, "reason": "5 more"}, {"hand": CORRECTED, "reason": "x"}),
+        lambda t: (
+            _session(t) + "hands/2/correct/",
+            {"hand": CORRECTED, "reason": "5 more"},
+            {"hand": CORRECTED, "reason": "x"},
+        ),
     ),
     "hand_void": ("post", lambda t: (_session(t) + "hands/2/void/", {"reason": "twice"}, {"reason": "entered twice"})),
     "session_close": ("post", lambda t: (_session(t) + "close/", {}, {"reason": "not taken"})),
@@ -110,7 +117,7 @@ def _fresh_setups():
 
 
 def test_every_write_of_the_schema_has_a_row_here():
-    assert SCHEMA_WRITES == sorted(WRITES)
+    assert sorted(WRITES) == SCHEMA_WRITES
 
 
 @pytest.mark.parametrize("operation", SCHEMA_WRITES)
@@ -171,7 +178,9 @@ def test_the_same_request_spelled_another_way_is_the_same_request(table):
     assert again["Idempotent-Replayed"] == "true" and again.content == first.content
 
 
-@pytest.mark.parametrize(("age", "replayed"), [(datetime.timedelta(hours=23), True), (datetime.timedelta(hours=25), False)])
+@pytest.mark.parametrize(
+    ("age", "replayed"), [(datetime.timedelta(hours=23), True), (datetime.timedelta(hours=25), False)]
+)
 def test_an_answer_is_kept_at_least_a_day(table, age, replayed):
     assert _send(table, "tokens_create", key="daily").status_code == 201
     IdempotentAnswer.objects.update(created_at=IdempotentAnswer.objects.get().created_at - age)

@@ -116,7 +116,10 @@ def test_errors_outside_the_views_are_compact_utf8_json_in_the_one_shape(table, 
 
 @pytest.mark.parametrize(
     ("lang", "message"),
-    [("en", "The body is not valid JSON (line 1, column 10)."), ("zh-hans", "请求体不是有效的 JSON（第 1 行，第 10 列）。")],
+    [
+        ("en", "The body is not valid JSON (line 1, column 10)."),
+        ("zh-hans", "请求体不是有效的 JSON（第 1 行，第 10 列）。"),
+    ],
 )
 def test_a_malformed_body_is_a_parse_error_in_the_users_language(table, lang, message):
     client = table.client("owner", lang=lang)
