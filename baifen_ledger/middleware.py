@@ -8,10 +8,10 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.core.exceptions import BadRequest
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
-from settlement.api.errors import error_body
+from settlement.api.errors import error_body, error_json
 
 from .request_id import request_id
 
@@ -60,7 +60,7 @@ class ApiBodyLimitMiddleware:
                     "size": length,
                     "limit": limit,
                 }
-                return JsonResponse(error_body(code="body.too_large", field="body", message=message), status=413)
+                return error_json(error_body(code="body.too_large", field="body", message=message), status=413)
         return self.get_response(request)
 
 

@@ -268,6 +268,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": env_str("BAIFEN_API_RATE_ANON", "120/minute"),
         "user": env_str("BAIFEN_API_RATE_USER", "20000/hour"),
+        # Requests with a wrong token, per address: past it, a 429 before the token is looked up.
+        "bad_token": env_str("BAIFEN_API_RATE_BAD_TOKEN", "30/minute"),
     },
     # One error shape across the API: {"code", "hand", "field", "message"}.
     "EXCEPTION_HANDLER": "settlement.api.errors.api_exception_handler",

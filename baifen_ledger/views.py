@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from settlement.api.errors import error_body
+from settlement.api.errors import error_body, error_json
 
 from .middleware import api_path
 
@@ -48,7 +48,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 
 def _api_error(*, status: int, code: str, message: str) -> JsonResponse:
-    return JsonResponse(error_body(code=code, message=message), status=status)
+    return error_json(error_body(code=code, message=message), status=status)
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:

@@ -572,3 +572,26 @@ class Change(AppendOnly):
 
     def __str__(self) -> str:
         return f"{self.club_id} #{self.pk} {self.kind} {self.object_id}"
+
+
+class IdempotentAnswer(models.Model):
+    """The answer an API write gave under the caller's `Idempotency-Key` (settlement/api/idempotency.py).
+
+    A retry with the same key and the same request (method, address, query and body: `digest`) gets this answer
+    again; another request under the key is refused. Written in the write's own transaction, so no write is
+    kept without its answer. Kept at least `KEEP` (a day); older ones are cleared as the user writes again.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    digest = models.CharField(max_length=64)
+    status = models.PositiveSmallIntegerField(default=0)  # 0 while the write runs (never committed so)
+    body = models.TextField(blank=True, default="")  # the JSON as answered, its key order kept
+    location = models.CharField(max_length=2000, blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    KEEP = datetime.timedelta(hours=24)
+
+    class Meta:
+        constraints = (models.UniqueConstraint(fields=["user", "key"], name="idempotent_answer_one_per_key"),)
+        indexes = (models.Index(fields=["user", "created_at"], name="idempotent_answer_age"),)

@@ -21,6 +21,8 @@ from rest_framework.request import Request
 from settlement.models import ApiToken
 from settlement.services import API_TOKEN_PREFIX, api_token_hash
 
+from .throttles import BadTokenThrottle
+
 KEYWORDS = (b"bearer", b"token")
 # How often `last_used_at` is written at most: not a write on every request.
 LAST_USED_EVERY = 60
@@ -31,6 +33,15 @@ class ApiTokenAuthentication(BaseAuthentication):
         parts = get_authorization_header(request).split()
         if not parts or parts[0].lower() not in KEYWORDS:
             return None
+        throttle = BadTokenThrottle()
+        throttle.refuse_if_over(request)
+        try:
+            return self._token_user(parts)
+        except AuthenticationFailed:
+            throttle.refusal_count(request)
+            raise
+
+    def _token_user(self, parts: list[bytes]) -> tuple[Any, Any]:
         if len(parts) != 2:
             raise AuthenticationFailed(_("Invalid token header: give the token after the word, with no spaces."))
         try:

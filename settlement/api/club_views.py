@@ -10,8 +10,10 @@ from rest_framework import status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 
 from settlement import selectors, services
+from settlement.ledger import LedgerError
 from settlement.presentation.stats import group_name, standings_document
 from settlement.scoping import get_membership_for_user, get_player_for_user, request_lang
 
@@ -170,19 +172,34 @@ def tokens(request: Request) -> Response:
         if expires is not None:
             expires = query_valid(s.ApiTokenCreateSerializer(data={"name": "-", "expires": expires}))["expires"]
         token, secret = services.api_token_create(user=request.user, name=body.get("name", ""), expires_at=expires)
-        return Response(s.ApiTokenMadeSerializer({**vars(token), "token": secret}).data, status=status.HTTP_201_CREATED)
+        headers = {"Location": reverse("api_token_detail", args=[token.pk], request=request)}
+        body = s.ApiTokenMadeSerializer({**vars(token), "token": secret}).data
+        return Response(body, status=status.HTTP_201_CREATED, headers=headers)
     tokens = selectors.user_api_tokens(user=request.user)
     return list_page(request, tokens, s.ApiTokenSerializer, s.PageQuerySerializer)
 
 
 @extend_schema(
+    methods=["GET"],
+    operation_id="token_retrieve",
+    tags=["tokens"],
+    summary="One of your tokens (never its secret)",
+    responses={200: s.ApiTokenSerializer, **READ_ERRORS},
+)
+@extend_schema(
+    methods=["DELETE"],
     operation_id="tokens_revoke",
     tags=["tokens"],
     summary="Revoke one of your tokens: it stops working at once (revoking twice changes nothing)",
     responses={204: None, **error_responses(401, 404)},
 )
-@api_endpoint("DELETE")
-def token_revoke(request: Request, token_id: int) -> Response:
+@api_endpoint("GET", "DELETE")
+def token_detail(request: Request, token_id: int) -> Response:
     query_none(request)
-    services.api_token_revoke(user=request.user, token_id=token_id)
-    return Response(status=status.HTTP_204_NO_CONTENT)
+    if request.method == "DELETE":
+        services.api_token_revoke(user=request.user, token_id=token_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+    token = selectors.user_api_tokens(user=request.user).filter(pk=token_id).first()
+    if token is None:
+        raise LedgerError("token.not_found", field="id")
+    return Response(s.ApiTokenSerializer(token).data)

@@ -18,8 +18,7 @@ from typing import Any
 from django.middleware.http import ConditionalGetMiddleware
 from django.utils.decorators import decorator_from_middleware
 from django.utils.http import parse_etags
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.decorators import api_view
@@ -31,21 +30,26 @@ from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from settlement.ledger import LedgerError
 from settlement.scoping import get_session_version_for_user, request_lang
+from settlement.services import CLIENT_KEY_MAX
 
 from . import serializers as s
 from .authentication import ApiTokenAuthentication
 from .errors import NotAnObject
-from .parsers import JSONWithoutNulParser, nul_refuse
+from .idempotency import IDEMPOTENCY_HEADER, WRITES, idempotent, key_header
+from .parsers import JSONWithoutNulParser
 from .renderers import FormatNegotiation
 
-IDEMPOTENCY_HEADER = "Idempotency-Key"
 JSON = "application/json"
 
 
-def api_endpoint(*methods: str, renderers: Sequence[type[BaseRenderer]] = (JSONRenderer,)) -> Callable[..., Any]:
+def api_endpoint(
+    *methods: str, renderers: Sequence[type[BaseRenderer]] = (JSONRenderer,), service_keyed: bool = False
+) -> Callable[..., Any]:
     """`@api_view` with the API's settings: token then session auth, logged-in callers, JSON in and out.
 
     Every GET answers HEAD too (the same status and headers, no body); an unknown `?format=` is a 400.
+    Every POST and PATCH takes an `Idempotency-Key` (`idempotency.py`; `service_keyed`: the view's service
+    keeps the key too).
     """
     allowed = [*methods, "HEAD"] if "GET" in methods else list(methods)
 
@@ -55,6 +59,8 @@ def api_endpoint(*methods: str, renderers: Sequence[type[BaseRenderer]] = (JSONR
         func.parser_classes = [JSONWithoutNulParser]  # type: ignore[attr-defined]
         func.renderer_classes = list(renderers)  # type: ignore[attr-defined]
         func.content_negotiation_class = FormatNegotiation  # type: ignore[attr-defined]
+        if WRITES.intersection(methods):
+            func = idempotent(func, service_keyed=service_keyed)
         return api_view(allowed)(func)
 
     return wrap
@@ -128,31 +134,11 @@ READ_ERRORS = error_responses(401, 404)
 WRITE_ERRORS = error_responses(400, 401, 403, 404, 409)
 
 
-def idempotency_parameters(*, key_for: str, replayed: str) -> list[OpenApiParameter]:
-    """The schema's `Idempotency-Key` request header (a key for this `key_for`) and `Idempotent-Replayed`
-    answer header (`true` when `replayed` already with this key) of a write that a retry may repeat."""
-    return [
-        OpenApiParameter(
-            IDEMPOTENCY_HEADER,
-            {"type": "string", "maxLength": 64},
-            OpenApiParameter.HEADER,
-            description=f"a key the client makes for this {key_for}, at most 64 characters",
-        ),
-        OpenApiParameter(
-            "Idempotent-Replayed",
-            OpenApiTypes.STR,
-            OpenApiParameter.HEADER,
-            response=[201],
-            description=f"`true` when {replayed} already with this key",
-        ),
-    ]
-
-
 def idempotency_key(request: Request) -> str:
-    key = request.headers.get(IDEMPOTENCY_HEADER, "")
-    if "\x00" in key:
-        nul_refuse(IDEMPOTENCY_HEADER)
-    return key
+    """The `Idempotency-Key` for a service that keeps its own (a hand's, an import's: at most `CLIENT_KEY_MAX`
+    characters); a longer key is `idempotency.py`'s alone, and the service gets none."""
+    key = key_header(request)
+    return key if len(key) <= CLIENT_KEY_MAX else ""
 
 
 @contextmanager

@@ -51,6 +51,12 @@ def error_body(*, code: str, message: str, hand: int | None = None, field: str |
     return {"code": code, "hand": hand, "field": field, "message": message}
 
 
+def error_json(body: dict[str, Any], *, status: int) -> JsonResponse:
+    """An error answered outside DRF (a middleware, Django's error handlers, `slash_missing`) as DRF renders one:
+    compact UTF-8 JSON."""
+    return JsonResponse(body, status=status, json_dumps_params={"ensure_ascii": False, "separators": (",", ":")})
+
+
 def ledger_status(error: LedgerError) -> int:
     return LEDGER_STATUS.get(error.code, status.HTTP_400_BAD_REQUEST)
 
@@ -123,11 +129,11 @@ def slash_missing(request: HttpRequest, path: str) -> HttpResponse:
     any other method is a 404 naming the right address, since a redirect would drop the body."""
     right = request.path + "/"
     if not is_valid_path(right, getattr(request, "urlconf", None)):
-        return JsonResponse(
+        return error_json(
             error_body(code="not_found", message=gettext("There is no such address in the API.")), status=404
         )
     if request.method in ("GET", "HEAD"):
         query = request.META.get("QUERY_STRING", "")
         return HttpResponsePermanentRedirect(right + ("?" + query if query else ""))
     message = gettext("This address ends with a slash: {path}").format(path=right)
-    return JsonResponse(error_body(code="not_found.slash", message=message), status=404)
+    return error_json(error_body(code="not_found.slash", message=message), status=404)

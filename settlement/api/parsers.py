@@ -18,6 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.validators import ProhibitNullCharactersValidator
+from django.utils.translation import gettext
 from rest_framework.exceptions import ErrorDetail, ParseError, ValidationError
 from rest_framework.parsers import JSONParser
 from rest_framework.utils import json as drf_json
@@ -38,12 +39,22 @@ class JSONWithoutNulParser(JSONParser):
         except RecursionError:  # not after the check above; kept so that no body is ever a crash
             raise LedgerError("value.too_deep", field="body", limit=JSON_DEPTH_MAX) from None
         except ValueError as exc:
-            raise ParseError(f"JSON parse error - {exc}") from exc
+            raise ParseError(_json_error_message(exc)) from exc
         where = nul_path(data)
         if where is not None:
             nul_refuse(where)
         json_check(data, field="body")
         return data
+
+
+def _json_error_message(exc: ValueError) -> str:
+    """Where the body stops being JSON, in the request's language (Python's own text is English only)."""
+    if isinstance(exc, json.JSONDecodeError):
+        return gettext("The body is not valid JSON (line %(line)d, column %(column)d).") % {
+            "line": exc.lineno,
+            "column": exc.colno,
+        }
+    return gettext("The body is not valid JSON (NaN and Infinity are not JSON numbers).")
 
 
 def nul_refuse(where: str) -> None:

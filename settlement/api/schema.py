@@ -351,11 +351,13 @@ def schema_components(result: dict[str, Any], generator: Any, request: Any, publ
     schemas["PatchedPlayerRename"]["required"] = ["name"]
     # A body is required wherever the call takes one (close and reopen take none, or an empty object).
     for item in result.get("paths", {}).values():
-        for operation in item.values():
+        for method, operation in item.items():
             body = operation.get("requestBody")
             if body is not None and operation.get("operationId") not in BODY_OPTIONAL:
                 body["required"] = True
             _statuses_complete(operation)
+            if method in ("post", "patch"):
+                _idempotency_declared(operation)
     return result
 
 
@@ -446,6 +448,34 @@ def _headers_complete(operation: dict[str, Any]) -> None:
         if not any(p.get("in") == "header" and p.get("name") == "If-None-Match" for p in parameters):
             parameters.append(IF_NONE_MATCH)
     responses["429"].setdefault("headers", {})["Retry-After"] = RETRY_AFTER
+
+
+IDEMPOTENCY_KEY = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "schema": {"type": "string", "maxLength": 255},
+    "description": "a key the client makes for this request (at most 255 characters, kept at least a day): a retry "
+    "with the same key and request gets the first answer again (`Idempotent-Replayed: true`); another request "
+    "under the key is a 409 `client_key.reused`",
+}
+IDEMPOTENT_REPLAYED = {
+    "schema": {"type": "string", "enum": ["true"]},
+    "description": "`true` when this is the answer given before to this `Idempotency-Key`",
+}
+LOCATION = {"schema": {"type": "string", "format": "uri"}, "description": "the address of what was made (its GET)"}
+
+
+def _idempotency_declared(operation: dict[str, Any]) -> None:
+    """A write's `Idempotency-Key` request header, its answers' `Idempotent-Replayed` (settlement/api/idempotency.py)
+    and a 201's `Location`."""
+    parameters = operation.setdefault("parameters", [])
+    if not any(p.get("in") == "header" and p.get("name") == "Idempotency-Key" for p in parameters):
+        parameters.append(IDEMPOTENCY_KEY)
+    for code, response in operation["responses"].items():
+        if code.startswith("2"):
+            response.setdefault("headers", {})["Idempotent-Replayed"] = IDEMPOTENT_REPLAYED
+        if code == "201":
+            response["headers"]["Location"] = LOCATION
 
 
 def _statuses_complete(operation: dict[str, Any]) -> None:

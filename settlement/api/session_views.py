@@ -31,7 +31,6 @@ from .common import (
     error_responses,
     etag_conditional,
     idempotency_key,
-    idempotency_parameters,
     key_errors,
     object_body,
     page_body,
@@ -145,16 +144,13 @@ def _hand_body(session: Session, write: services.HandWrite) -> dict[str, Any]:
         f"With an `{IDEMPOTENCY_HEADER}` header a retry is safe: the same key, document and `close` give the "
         "session imported the first time (`Idempotent-Replayed: true`); the same key with another is a 409."
     ),
-    parameters=[
-        s.ImportQuerySerializer,
-        *idempotency_parameters(key_for="import", replayed="the session had been imported"),
-    ],
+    parameters=[s.ImportQuerySerializer],
     request={JSON: s.SESSION_DOCUMENT},
     examples=DOCUMENT_EXAMPLES,
     responses={201: s.SessionResultsSerializer, **WRITE_ERRORS},
 )
 @etag_conditional
-@api_endpoint("GET", "POST")
+@api_endpoint("GET", "POST", service_keyed=True)
 def club_sessions(request: Request, slug: str) -> Response:
     membership = get_membership_for_user(request.user, slug)
     club = membership.club
@@ -278,12 +274,11 @@ def session_reopen(request: Request, session_id: int) -> Response:
         f"With an `{IDEMPOTENCY_HEADER}` header a retry is safe: the same key and the same hand give the "
         "same response and one hand (`Idempotent-Replayed: true`); the same key with a different hand is a 409."
     ),
-    parameters=idempotency_parameters(key_for="hand", replayed="the hand had been recorded"),
     request={JSON: s.HAND_INPUT},
     examples=HAND_EXAMPLES,
     responses={201: s.HandWriteSerializer, **WRITE_ERRORS},
 )
-@api_endpoint("GET", "POST")
+@api_endpoint("GET", "POST", service_keyed=True)
 @session_conditional
 def hand_record(request: Request, session_id: int) -> Response:
     membership, session = get_session_for_user(request.user, session_id)
@@ -301,8 +296,27 @@ def hand_record(request: Request, session_id: int) -> Response:
         write = services.hand_record(
             session=session, user=request.user, hand_input=request.data, client_key=idempotency_key(request)
         )
-    headers = {} if write.created else {"Idempotent-Replayed": "true"}
+    headers = {"Location": reverse("api_hand_detail", args=[session.pk, write.hand.number], request=request)}
+    if not write.created:
+        headers["Idempotent-Replayed"] = "true"
     return Response(_hand_body(session, write), status=status.HTTP_201_CREATED, headers=headers)
+
+
+@extend_schema(
+    operation_id="hand_retrieve",
+    tags=["hands"],
+    summary="Hand n as currently entered (void or not), as the hands list gives it",
+    responses={200: s.HandListItemSerializer, **NOT_MODIFIED, **READ_ERRORS},
+)
+@etag_conditional
+@api_endpoint("GET")
+def hand_detail(request: Request, session_id: int, number: int) -> Response:
+    query_none(request)
+    _, session = get_session_for_user(request.user, session_id)
+    _, hands = selectors.session_hands(session=session, number=number, limit=1)
+    if not hands:
+        raise LedgerError("hand.not_found", field="number", number=number)
+    return Response(s.HandListItemSerializer(hands[0], context={"variant": session.variant}).data)
 
 
 @extend_schema(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from rest_framework import throttling
+from rest_framework import exceptions, throttling
 from rest_framework.settings import api_settings
 
 
@@ -41,3 +41,35 @@ class AnonRateThrottle(RateLimitReported, throttling.AnonRateThrottle):
 
 class UserRateThrottle(RateLimitReported, throttling.UserRateThrottle):
     pass
+
+
+class BadTokenThrottle(RateLimitReported):
+    """Wrong tokens, counted per address (`BAIFEN_API_RATE_BAD_TOKEN`): over the rate, a call that sends a token
+    is a 429 with `Retry-After` before the token is even looked up, so guessing tokens is slow.
+
+    Not one of DRF's throttles (those run after authentication, which refuses a wrong token first): the
+    authentication asks it (`refuse_if_over`) and tells it of each refusal (`refusal_count`)."""
+
+    scope = "bad_token"
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+    def _history(self, request: Any) -> list[float] | None:
+        if self.rate is None:
+            return None
+        self.key = self.get_cache_key(request, None)
+        self.now = self.timer()
+        self.history = [t for t in self.cache.get(self.key, []) if t > self.now - self.duration]
+        return self.history
+
+    def refuse_if_over(self, request: Any) -> None:
+        history = self._history(request)
+        if history is not None and len(history) >= self.num_requests:
+            raise exceptions.Throttled(wait=max(1, math.ceil(self.duration - (self.now - history[-1]))))
+
+    def refusal_count(self, request: Any) -> None:
+        history = self._history(request)
+        if history is not None:
+            history.insert(0, self.now)
+            self.cache.set(self.key, history, self.duration)

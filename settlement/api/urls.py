@@ -36,11 +36,12 @@ urlpatterns = [
     path(session + "close/", session_views.session_close, name="api_session_close"),
     path(session + "reopen/", session_views.session_reopen, name="api_session_reopen"),
     path(session + "what-if/", whatif_views.session_what_if, name="api_session_what_if"),
+    path(hand, session_views.hand_detail, name="api_hand_detail"),
     path(hand + "revisions/", session_views.hand_revisions, name="api_hand_revisions"),
     path(hand + "correct/", session_views.hand_correct, name="api_hand_correct"),
     path(hand + "void/", session_views.hand_void, name="api_hand_void"),
     path("tokens/", club_views.tokens, name="api_tokens"),
-    path("tokens/<int:token_id>/", club_views.token_revoke, name="api_token_revoke"),
+    path("tokens/<int:token_id>/", club_views.token_detail, name="api_token_detail"),
     # Last: an address without its trailing slash (Django's APPEND_SLASH would answer a POST with a 301 that
     # loses the body, or a 500 under DEBUG).
     re_path(r"^(?P<path>.*[^/])$", errors.slash_missing),

@@ -36,6 +36,10 @@ LEDGER_MESSAGES: Mapping[str, Any] = {
     "client_key.reused": _("this key was already used for a different hand (hand {number})"),
     "client_key.reused:session": _("this key was already used for a different import (session {number})"),
     "client_key.invalid": _("the client key must be at most 64 characters, without control characters"),
+    "client_key.reused:request": _("this Idempotency-Key was already used for a different request"),
+    "client_key.invalid:header": _(
+        "the Idempotency-Key header must be at most 255 characters, without control characters"
+    ),
     "hand.not_found": _("there is no hand {number} in this session"),
     "hand.already_void": _("hand {number} is already void"),
     "hand.unchanged": _("the correction is the same as the current entry"),

@@ -407,11 +407,18 @@ class HandListItem:
 
 
 def session_hands(
-    *, session: Session, updated_since: datetime.datetime | None = None, offset: int = 0, limit: int = 100
+    *,
+    session: Session,
+    updated_since: datetime.datetime | None = None,
+    offset: int = 0,
+    limit: int = 100,
+    number: int | None = None,
 ) -> tuple[int, list[HandListItem]]:
     """(count, page) of the session's hands in play order, void ones too, each with its current revision;
-    with `updated_since`, only those with a revision at or after it. Three queries."""
+    with `updated_since`, only those with a revision at or after it; with `number`, that hand alone. Three queries."""
     hands = Hand.objects.filter(session=session).annotate(updated=Max("revisions__created_at")).order_by("number")
+    if number is not None:
+        hands = hands.filter(number=number)
     if updated_since is not None:
         hands = hands.filter(updated__gte=updated_since)
     count = hands.count()

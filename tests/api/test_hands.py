@@ -69,9 +69,19 @@ def test_the_same_key_with_another_hand_is_a_409_and_records_nothing(table):
 
 
 def test_a_key_too_long_is_refused(table):
-    response = table.client("owner").post(_hands(table), BENXI_EXAMPLE[2], format="json", HTTP_IDEMPOTENCY_KEY="k" * 65)
+    client = table.client("owner")
+    response = client.post(_hands(table), BENXI_EXAMPLE[2], format="json", HTTP_IDEMPOTENCY_KEY="k" * 256)
     assert_error(response, 400, "client_key.invalid", field="Idempotency-Key")
     assert Hand.objects.filter(session=table.session).count() == 2
+
+
+def test_a_key_past_the_hands_own_64_characters_still_replays(table):
+    client = table.client("owner")
+    first = client.post(_hands(table), BENXI_EXAMPLE[2], format="json", HTTP_IDEMPOTENCY_KEY="k" * 255)
+    again = client.post(_hands(table), BENXI_EXAMPLE[2], format="json", HTTP_IDEMPOTENCY_KEY="k" * 255)
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again.content == first.content and again["Idempotent-Replayed"] == "true"
+    assert Hand.objects.filter(session=table.session).count() == 3
 
 
 def test_a_retry_after_the_session_closed_still_gets_its_answer(table):

@@ -38,9 +38,11 @@ def test_the_schema_validates_without_a_warning(tmp_path):
         "club_standings_csv",
         "tokens_create",
         "tokens_revoke",
+        "token_retrieve",
         "variants_list",
         "hand_record",
         "hands_list",
+        "hand_retrieve",
         "hand_preview",
         "hand_correct",
         "hand_void",
@@ -127,6 +129,7 @@ def test_the_schema_declares_the_headers_a_client_relies_on(schema):
         "club_sessions_list",
         "session_retrieve",
         "hands_list",
+        "hand_retrieve",
         "club_standings",
         "club_standings_csv",
         "club_changes",
@@ -143,9 +146,17 @@ def test_the_schema_declares_the_headers_a_client_relies_on(schema):
             assert {"X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} <= set(
                 response["headers"]
             )
-    for name in ("club_sessions_import", "hand_record"):
-        assert "Idempotent-Replayed" in operations[name]["responses"]["201"]["headers"]
-        assert "Idempotency-Key" in {p["name"] for p in operations[name]["parameters"] if p["in"] == "header"}
+    writes = [op for path in schema["paths"].values() for method, op in path.items() if method in ("post", "patch")]
+    assert len(writes) == 10
+    for op in writes:
+        key = next(p for p in op["parameters"] if p["in"] == "header" and p["name"] == "Idempotency-Key")
+        assert key["schema"]["maxLength"] == 255
+        for code, response in op["responses"].items():
+            assert ("Idempotent-Replayed" in response["headers"]) == code.startswith("2"), (op["operationId"], code)
+    made = {name for name, op in operations.items() if "201" in op["responses"]}
+    assert made == {"club_sessions_import", "hand_record", "tokens_create"}
+    for name in made:
+        assert "Location" in operations[name]["responses"]["201"]["headers"]
 
 
 def test_an_entry_choices_value_is_typed_as_its_field_is(schema):
