@@ -147,7 +147,7 @@ def test_the_schema_declares_the_headers_a_client_relies_on(schema):
                 response["headers"]
             )
     writes = [op for path in schema["paths"].values() for method, op in path.items() if method in ("post", "patch")]
-    assert len(writes) == 10
+    assert len(writes) == 11
     for op in writes:
         key = next(p for p in op["parameters"] if p["in"] == "header" and p["name"] == "Idempotency-Key")
         assert key["schema"]["maxLength"] == 255
