@@ -66,7 +66,7 @@ def test_a_benxi_pot_on_a_phone_from_login_to_closing_with_a_correction(new_page
     for seat, name in enumerate(["甲", "乙", "丙", "丁"]):
         page.fill(f'input[name="seat_{seat}_name"]', name)
     page.click("text=开场")
-    page.click("main >> text=记分台")
+    page.wait_for_url(re.compile(r"/sessions/\d+/table/$"))  # a new session opens on its table page
     expect(page.locator("h2#entry-title")).to_contain_text("第 1 局")
     assert overflows(page) == []
 
