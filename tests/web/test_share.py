@@ -281,7 +281,8 @@ def test_owners_and_scorekeepers_make_and_revoke_links(client, role):
 
 
 @pytest.mark.parametrize(
-    ("lang", "question", "button"), [("zh-hans", "撤销分享链接？", "立即撤销"), ("en", "Revoke the share link?", "Revoke it now")]
+    ("lang", "question", "button"),
+    [("zh-hans", "撤销分享链接？", "立即撤销"), ("en", "Revoke the share link?", "Revoke it now")],
 )
 def test_revoking_a_link_asks_first_on_a_page_of_its_own(client, shared, lang, question, button):
     session, link, owner = shared
@@ -301,7 +302,7 @@ def test_revoking_a_link_asks_first_on_a_page_of_its_own(client, shared, lang, q
 
 
 def test_a_viewer_is_not_asked_to_revoke_a_link(client, shared):
-    session, link, owner = shared
+    session, _link, _owner = shared
     viewer = make_member(session.club, Role.VIEWER)
     client.force_login(viewer)
     assert client.get(_url("share_revoke", session)).status_code == 403

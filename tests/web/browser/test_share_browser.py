@@ -125,7 +125,8 @@ def test_six_classic_seats_fit_the_big_screen_in_six_colours(new_page, live_serv
 
 
 SHENGJI_NAMES = ["王强", "李娜", "张伟", "刘洋", "陈静", "杨磊"]
-# rules/shengji.md: 100 captured of 80 (4 players) takes the attackers up; of 120 (6 players) the declarers go up a level.
+# rules/shengji.md: 100 captured of 80 (4 players) takes the attackers up; of 120 (6 players) the declarers
+# go up a level.
 SHENGJI_HANDS = [{"declarer": 0, "captured": 20}, {"captured": 30}, {"captured": 100}]
 
 
@@ -148,7 +149,8 @@ def test_every_shengji_seat_fits_the_big_screen_and_the_level_is_the_large_figur
         assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], (i, box)
     sizes = page.eval_on_selector(
         "table.board tbody tr",
-        "r => [r.querySelector('td.level'), r.querySelector('td.big')].map(c => parseFloat(getComputedStyle(c).fontSize))",
+        "r => [r.querySelector('td.level'), r.querySelector('td.big')]"
+        ".map(c => parseFloat(getComputedStyle(c).fontSize))",
     )
     level, gained = sizes
     assert level > gained * 1.4, sizes  # the level reads across a room; the levels gained this game less so
