@@ -8,6 +8,7 @@ workbook) and draws a player's running total over the sessions.
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -138,8 +139,9 @@ def cell_text(text: str) -> str:
 
 # --- a player's running total ---
 
-CHART_WIDTH, CHART_HEIGHT = 320, 160
-PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 40, 10, 10, 20
+CHART_WIDTH, CHART_HEIGHT = 320, 180
+# Room on the left for the tick labels and the vertical axis's title; below for the dates and the horizontal one's.
+PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 52, 12, 10, 40
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -151,8 +153,24 @@ class RunningChart:
     ticks: tuple[tuple[float, str], ...]  # (y, label)
     left: float
     right: float
+    top: float
+    bottom: float
     last: int
     sessions: int
+    first_date: datetime.date  # the first session's, under the start of the line
+    last_date: datetime.date  # the newest session's, under its end
+
+    @property
+    def middle_x(self) -> float:
+        return round((self.left + self.right) / 2, 1)
+
+    @property
+    def middle_y(self) -> float:
+        return round((self.top + self.bottom) / 2, 1)
+
+    @property
+    def date_y(self) -> float:
+        return self.bottom + 13
 
 
 def running_chart(stats: GroupStats) -> RunningChart | None:
@@ -181,6 +199,10 @@ def running_chart(stats: GroupStats) -> RunningChart | None:
         ticks=tuple((y_of(v), signed(v)) for v in sorted(ticks)),
         left=left,
         right=right,
+        top=top,
+        bottom=bottom,
         last=values[-1],
         sessions=len(stats.running),
+        first_date=stats.running[0].date,
+        last_date=stats.running[-1].date,
     )

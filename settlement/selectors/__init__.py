@@ -37,7 +37,7 @@ from .sessions import (
     sessions_summarize,
     user_clubs,
 )
-from .shares import SharedSession, share_active, share_find
+from .shares import SharedSession, share_active, share_find, share_was_revoked
 from .stats import (
     RANKING_RULE,
     BidFigures,
@@ -125,6 +125,7 @@ __all__ = [
     "sessions_summarize",
     "share_active",
     "share_find",
+    "share_was_revoked",
     "standings_grouped",
     "table_sides",
     "table_view",

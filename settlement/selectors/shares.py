@@ -49,3 +49,12 @@ def share_find(*, token: str) -> SharedSession | None:
     if link is None:
         return None
     return SharedSession(link=link, session=link.session)
+
+
+
+def share_was_revoked(*, token: str) -> bool:
+    """Whether `token` was a link that is revoked now (revoked, or replaced by a new link): asked only of a
+    token that opens nothing, so that its viewers read "this link was revoked" rather than "no such page"."""
+    if not token or len(token) > TOKEN_MAX_LENGTH:
+        return False
+    return ShareLink.objects.filter(token=token, revoked_at__isnull=False).exists()

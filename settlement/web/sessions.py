@@ -77,7 +77,8 @@ def session_new(request: HttpRequest, slug: str) -> HttpResponse:
             except LedgerError as error:
                 form.add_error(_form_field(form, error), error.message(request_lang()))
             else:
-                return redirect("session_detail", slug=club.slug, session_id=session.pk)
+                # Straight to the scorekeeping: a new session has nothing to read yet.
+                return redirect("table", slug=club.slug, session_id=session.pk)
     else:
         form = SessionOpenForm(initial={"date": timezone.localdate()}, **form_args)
     ctx = {

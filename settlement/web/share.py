@@ -22,9 +22,9 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from .. import selectors, services
+from .. import policy, selectors, services
 from ..models import Session, engine_lang
 from ..presentation.qr import share_qr_svg
 from ..presentation.sessions import game_columns, game_label
@@ -37,11 +37,22 @@ TV = "tv"
 LIVE_CACHE_SECONDS = 600
 
 
+class LinkRevoked(Exception):
+    """The token was a link, revoked since (or replaced by a new one): 410 Gone, with its own page."""
+
+
 def _get_shared_for_token(token: str) -> selectors.SharedSession:
     shared = selectors.share_find(token=token)
     if shared is None:
+        if selectors.share_was_revoked(token=token):
+            raise LinkRevoked(token)
         raise Http404("no such link")
     return shared
+
+
+def _revoked_page(request: HttpRequest) -> HttpResponse:
+    """What a revoked link's viewers read (share.js stops following the table at this 410 and says so)."""
+    return _private(render(request, "settlement/share_revoked.html", status=410))
 
 
 def _layout(request: HttpRequest) -> str:
@@ -86,7 +97,10 @@ def _private(response: HttpResponse) -> HttpResponse:
 def share_page(request: HttpRequest, token: str) -> HttpResponse:
     """The table for the players (`?view=tv`: for a TV or tablet). With JavaScript it follows the
     table by itself; without, a reload shows the newest figures."""
-    shared = _get_shared_for_token(token)
+    try:
+        shared = _get_shared_for_token(token)
+    except LinkRevoked:
+        return _revoked_page(request)
     ctx = _share_context(request, shared, _layout(request))
     return _private(render(request, "settlement/share.html", ctx))
 
@@ -95,7 +109,10 @@ def share_page(request: HttpRequest, token: str) -> HttpResponse:
 def share_live(request: HttpRequest, token: str) -> HttpResponse:
     """The page's changing part, or 304 when nothing changed: the 304 costs one query, and so does
     the fragment another reader already fetched since the last write."""
-    shared = _get_shared_for_token(token)
+    try:
+        shared = _get_shared_for_token(token)
+    except LinkRevoked:
+        return _private(HttpResponse(status=410))
     layout = _layout(request)
     etag = shared.etag(lang=get_language(), view=layout)
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
@@ -126,9 +143,23 @@ def share_create(request: HttpRequest, slug: str, session_id: int) -> HttpRespon
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def share_revoke(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
-    _, session = get_session_for_user(request.user, session_id, slug)
+    """GET asks to confirm (a page: no script needed); POST revokes the session's link."""
+    membership, session = get_session_for_user(request.user, session_id, slug)
+    if request.method == "GET":
+        policy.deny_unless(policy.may_write(membership.role))
+        link = selectors.share_active(session=session)
+        if link is None:  # nothing to revoke (revoked meanwhile, from another device)
+            return redirect(_share_panel_url(slug, session))
+        ctx = {
+            "club": membership.club,
+            "membership": membership,
+            "session": session,
+            "share_url": request.build_absolute_uri(reverse("share", args=[link.token])),
+            "cancel_url": _share_panel_url(slug, session),
+        }
+        return render(request, "settlement/share_revoke.html", ctx)
     services.share_revoke(session=session, user=request.user)
     return redirect(_share_panel_url(slug, session))
 

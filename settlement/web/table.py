@@ -26,6 +26,7 @@ from ..presentation.sessions import game_columns, game_label, hand_label, standi
 from ..rules.registry import VARIANTS
 from ..scoping import get_session_for_user, int_param, request_lang
 from .forms import TableHandForm
+from .templatetags.ledger import how_label
 
 
 def table_url(slug: str, session_id: int, **params: Any) -> str:
@@ -114,13 +115,25 @@ def table_page(
         "receipt": receipt,
         **policy.session_flags(membership.role, session),
         "standings_note": standings_note(view=view, lang=request_lang()) if not session.is_open else None,
-        "saved": _known_hand(view, request.GET.get("saved")),
+        "saved": (saved := _known_hand(view, request.GET.get("saved"))),
+        "saved_game_end": _game_end_notice(view, saved),
         "fixed": _known_hand(view, request.GET.get("fixed")),
         "voided": _known_hand(view, request.GET.get("voided")),
         "conflict": conflict,
         **game_columns(session.variant),
     }
     return render(request, "settlement/table.html", ctx, status=status)
+
+
+def _game_end_notice(view: selectors.TableView, number: int | None) -> str:
+    """When the hand just recorded ended a game, how and who won it in the variant's words (出锅：王强、张伟胜),
+    for the top of the form; else ""."""
+    end = next((h.game_end for h in view.recent if h.number == number and h.game_end), None)
+    if not end or not end.get("finished"):
+        return ""
+    names = "·".join(view.players[seat].name for seat in end["winners"])  # as a team's name is written
+    how = how_label(end.get("how")) or _("%(label)s is over") % {"label": game_label(view.session.variant, end["n"])}
+    return _("%(how)s: %(names)s won") % {"how": how, "names": names}
 
 
 def _known_hand(view: selectors.TableView, value: str | None) -> int | None:

@@ -1,7 +1,8 @@
 """The API tokens page (`/tokens/`): a user's personal API tokens, made, listed and revoked.
 
-A new token's secret is shown once, on the page the POST answers (not a redirect: the secret is never
-stored, so a later page could not show it). Writes go through `services.api_token_create` / `_revoke`.
+A new token's secret is shown once: the POST keeps it in the user's server-side session and redirects
+(post, redirect, get: a reload does not make a second token), and the next GET takes it out and shows
+it. It never goes in a URL or a cookie. Writes go through `services.api_token_create` / `_revoke`.
 """
 
 from __future__ import annotations
@@ -38,10 +39,13 @@ class ApiTokenForm(forms.Form):
     )
 
 
+# The session key under which a new token's secret waits for the page the redirect asks for.
+NEW_SECRET = "api_token_new_secret"
+
+
 @never_cache
 @login_required
 def api_tokens(request: HttpRequest) -> HttpResponse:
-    secret = None
     form = ApiTokenForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         days = form.cleaned_data["days"]
@@ -53,10 +57,13 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
         except LedgerError as error:
             form.add_error("name", error.message(request.LANGUAGE_CODE))
         else:
-            form = ApiTokenForm()
+            request.session[NEW_SECRET] = secret
+            return redirect("api_tokens")
+    # Taken out as it is shown: the next GET (a reload) shows it no more.
+    secret = request.session.pop(NEW_SECRET, None) if request.method == "GET" else None
     tokens = selectors.user_api_tokens(user=request.user)
     context = {"form": form, "secret": secret, "tokens": tokens, "now": timezone.now()}
-    return render(request, "settlement/api_tokens.html", context, status=201 if secret else 200)
+    return render(request, "settlement/api_tokens.html", context)
 
 
 @require_POST

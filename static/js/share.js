@@ -2,7 +2,7 @@
    Nothing new is a 304 with no body (one indexed query on the server); news is the fragment, swapped in.
    Polling rather than a stream: the server's sync workers would each be held by one open stream
    (settlement/web/share.py). Hidden tab: a slow poll; offline: none; back (visible, online): at once.
-   Errors back off up to a minute. A 404 means the link was revoked: stop and say so. */
+   Errors back off up to a minute. A 410 means the link was revoked (a 404: it is gone): stop and say so. */
 (function () {
   "use strict";
   var live = document.getElementById("live");
@@ -47,9 +47,9 @@
     fetch(url, { headers: { "If-None-Match": etag }, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
         if (response.status === 304) return null;
-        if (response.status === 404) {
+        if (response.status === 404 || response.status === 410) {
           stopped = true;
-          say(status.getAttribute("data-gone"), true);
+          say(status.getAttribute(response.status === 410 ? "data-revoked" : "data-gone"), true);
           return null;
         }
         if (!response.ok) throw new Error("HTTP " + response.status);

@@ -29,7 +29,8 @@
     window.location.assign(login + "?next=" + encodeURIComponent(location.pathname + location.search));
   }
 
-  ready(function () {
+  /* Bound again whenever the page's body is replaced (setUp). */
+  function largeButton() {
     var large = document.querySelector("button.large-type");
     if (large) {
       large.hidden = false;
@@ -41,11 +42,34 @@
         try { window.localStorage.setItem(LARGE, on ? "1" : "0"); } catch (e) { /* private mode: this page only */ }
       });
     }
-  });
+  }
+
+  /* The page a recorded hand redirected to, already fetched: put it in place of this one rather than load
+     it again (one load a hand). A page with another head (other styles or scripts) is loaded as a page. */
+  function landOn(url, html) {
+    var page = new DOMParser().parseFromString(html, "text/html");
+    var assets = function (doc) {
+      return Array.prototype.map.call(doc.querySelectorAll("head link[rel=stylesheet], head script[src]"), function (el) {
+        return new URL(el.getAttribute("href") || el.getAttribute("src"), url).href;
+      }).join(" ");
+    };
+    if (assets(page) !== assets(document)) {
+      window.location.replace(url);
+      return;
+    }
+    window.history.replaceState(null, "", url);
+    document.title = page.title;
+    document.body.replaceWith(document.adoptNode(page.body));
+    var target = window.location.hash && document.getElementById(window.location.hash.slice(1));
+    if (target) target.scrollIntoView();
+    else window.scrollTo(0, 0);
+    setUp();
+  }
 
   ready(setUp);
 
   function setUp() {
+    largeButton();
     var form = document.querySelector("form.table-entry");
     if (!form) return;
     var receipt = document.getElementById("receipt");
@@ -280,11 +304,19 @@
 
     /* After Record the page comes back at the next hand (#next): its first field takes the focus,
        so the scorekeeper goes on typing; the anchor has already scrolled it into view. */
-    function focusFirst() {
+    function focusFirst(scroll) {
       var first = form.querySelector(".played > fieldset:not([hidden])");
       var target = first && (first.querySelector("input:checked:not(:disabled)") ||
         first.querySelector("input:not([type=hidden]):not(:disabled)"));
-      if (target) target.focus({ preventScroll: true });
+      if (target) target.focus({ preventScroll: !scroll });
+      return !!target;
+    }
+    /* The skip link at the top of the page lands on the first entry field (without script: on the form). */
+    var skip = document.querySelector("a.skip-entry");
+    if (skip) {
+      skip.addEventListener("click", function (event) {
+        if (focusFirst(true)) event.preventDefault();
+      });
     }
     if (window.location.hash === "#next" && !serverErrors) {
       /* After the browser has scrolled to the fragment, which would otherwise take the focus back. */
@@ -332,8 +364,11 @@
           }
           if (response.redirected) {
             /* fetch drops the redirect's fragment: put back the anchor of the next hand. */
-            window.location.replace(response.url.indexOf("#") < 0 ? response.url + "#next" : response.url);
-            return null;
+            var url = response.url.indexOf("#") < 0 ? response.url + "#next" : response.url;
+            return response.text().then(function (html) {
+              landOn(url, html);
+              return null;
+            });
           }
           /* 400: refused; 409: another device recorded this hand's number meanwhile (a conflict to settle). */
           if (response.status !== 400 && response.status !== 409) throw new Error(String(response.status));

@@ -132,9 +132,9 @@ def test_the_tokens_page_makes_shows_once_and_revokes_a_token(table, client, lan
     page = client.get("/tokens/", HTTP_ACCEPT_LANGUAGE=lang)
     assert page.status_code == 200 and title in page.content.decode()
     made = client.post("/tokens/", {"name": "表格", "days": "30"}, HTTP_ACCEPT_LANGUAGE=lang)
-    assert made.status_code == 201
+    assert made.status_code == 302 and made["Location"] == "/tokens/"  # post, redirect, get
     token = ApiToken.objects.get(user=table.owner)
-    html = made.content.decode()
+    html = client.get("/tokens/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
     secret = html.split('id="token-secret">')[1].split("<")[0]
     assert secret.startswith(token.prefix) and token.expires_at is not None
     assert _with(secret).get("/api/v1/clubs/").status_code == 200
@@ -142,6 +142,25 @@ def test_the_tokens_page_makes_shows_once_and_revokes_a_token(table, client, lan
     assert secret not in client.get("/tokens/").content.decode()
     assert client.post(f"/tokens/{token.pk}/revoke/").status_code == 302
     assert _with(secret).get("/api/v1/clubs/").status_code == 401
+
+
+def test_reloading_the_page_after_making_a_token_makes_no_second_one_and_hides_the_secret(table, client):
+    client.force_login(table.owner)
+    shown = client.post("/tokens/", {"name": "表格", "days": "0"}, follow=True)
+    assert shown.redirect_chain == [("/tokens/", 302)]
+    secret = shown.content.decode().split('id="token-secret">')[1].split("<")[0]
+    assert secret.startswith("bf_") and secret not in shown.redirect_chain[0][0]
+    reloaded = client.get("/tokens/").content.decode()
+    assert ApiToken.objects.filter(user=table.owner).count() == 1
+    assert secret not in reloaded and 'id="token-secret"' not in reloaded
+    assert secret not in str(client.cookies)
+
+
+def test_an_invalid_token_form_makes_nothing_and_stays_on_the_page(table, client):
+    client.force_login(table.owner)
+    page = client.post("/tokens/", {"name": "", "days": "0"})
+    assert page.status_code == 200 and 'id="token-secret"' not in page.content.decode()
+    assert not ApiToken.objects.filter(user=table.owner).exists()
 
 
 def test_the_tokens_page_needs_a_login_and_revokes_only_ones_own(table, client):

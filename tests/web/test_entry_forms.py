@@ -67,6 +67,16 @@ def test_a_double_submit_of_the_opening_form_opens_one_session(owner_client):
     assert Session.objects.count() == 1
 
 
+def test_a_new_session_opens_on_its_table_page(owner_client):
+    client, club, _ = owner_client
+    url = reverse("session_new", kwargs={"slug": club.slug}) + "?variant=gunzi"
+    data = page_defaults(client.get(url).context["form"])
+    data |= {f"seat_{seat}_name": name for seat, name in enumerate(["甲", "乙", "丙", "丁"])}
+    response = client.post(url, data)
+    session = Session.objects.get()
+    assert response["Location"] == f"/clubs/{club.slug}/sessions/{session.pk}/table/"
+
+
 def test_the_options_are_typed_controls_labelled_in_the_pages_language(owner_client):
     client, club, _ = owner_client
     url = reverse("session_new", kwargs={"slug": club.slug})

@@ -90,22 +90,37 @@ def test_a_token_that_was_never_made_is_a_404(anon, shared, token):
     assert anon.get(f"/s/{token}/live/").status_code == 404
 
 
-def test_a_revoked_link_is_a_404_and_a_new_one_works(anon, shared):
+def test_a_revoked_link_is_gone_and_a_new_one_works(anon, shared):
     session, link, owner = shared
     assert anon.get(_share(link)).status_code == 200
     services.share_revoke(session=session, user=owner)
-    assert anon.get(_share(link)).status_code == 404
-    assert anon.get(_live(link)).status_code == 404
+    assert anon.get(_share(link)).status_code == 410
+    assert anon.get(_live(link)).status_code == 410
     fresh = services.share_create(session=session, user=owner)
     assert fresh.token != link.token and len(fresh.token) >= 22  # ≥ 128 bits in base64
     assert anon.get(_share(fresh)).status_code == 200
-    assert anon.get(_share(link)).status_code == 404
+    assert anon.get(_share(link)).status_code == 410
+
+
+@pytest.mark.parametrize(
+    ("lang", "heading", "not_said"),
+    [("zh-hans", "此链接已撤销", "找不到页面"), ("en", "This link was revoked", "Page not found")],
+)
+def test_a_revoked_links_viewers_read_that_it_was_revoked_in_their_language(anon, shared, lang, heading, not_said):
+    session, link, owner = shared
+    services.share_revoke(session=session, user=owner)
+    anon.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    response = anon.get(_share(link))
+    page = response.content.decode()
+    assert response.status_code == 410 and f"<h1>{heading}</h1>" in page and not_said not in page
+    assert session.variant_label not in page and "甲" not in page  # nothing of the session any more
+    assert response["X-Robots-Tag"] == "noindex, nofollow" and "private" in response["Cache-Control"]
 
 
 def test_a_new_link_replaces_the_old_one(anon, shared):
     session, link, owner = shared
     fresh = services.share_create(session=session, user=owner)
-    assert anon.get(_share(link)).status_code == 404
+    assert anon.get(_share(link)).status_code == 410
     assert list(ShareLink.objects.filter(session=session, revoked_at__isnull=True)) == [fresh]
 
 
@@ -296,7 +311,35 @@ def test_owners_and_scorekeepers_make_and_revoke_links(client, role):
     assert client.get(_share(link)).status_code == 200
     client.force_login(user)
     assert client.post(_url("share_revoke", session)).status_code == 302
-    assert client.get(_share(link)).status_code == 404
+    assert client.get(_share(link)).status_code == 410
+
+
+@pytest.mark.parametrize(
+    ("lang", "question", "button"),
+    [("zh-hans", "撤销分享链接？", "立即撤销"), ("en", "Revoke the share link?", "Revoke it now")],
+)
+def test_revoking_a_link_asks_first_on_a_page_of_its_own(client, shared, lang, question, button):
+    session, link, owner = shared
+    client.force_login(owner)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    panel = client.get(_url("table", session) + "?share=1").content.decode()
+    assert f'href="{_url("share_revoke", session)}"' in panel  # a link to the question, not a form that revokes
+    confirm = client.get(_url("share_revoke", session))
+    page = confirm.content.decode()
+    assert confirm.status_code == 200 and f"<h1>{question}</h1>" in page and button in page
+    assert link.token in page and f'action="{_url("share_revoke", session)}"' in page
+    assert ShareLink.objects.get(pk=link.pk).revoked_at is None  # asking revokes nothing
+    assert client.post(_url("share_revoke", session)).status_code == 302
+    assert ShareLink.objects.get(pk=link.pk).revoked_at is not None
+    # Asked again with nothing left to revoke: back to the share panel.
+    assert client.get(_url("share_revoke", session))["Location"].endswith("?share=1#share")
+
+
+def test_a_viewer_is_not_asked_to_revoke_a_link(client, shared):
+    session, _link, _owner = shared
+    viewer = make_member(session.club, Role.VIEWER)
+    client.force_login(viewer)
+    assert client.get(_url("share_revoke", session)).status_code == 403
 
 
 def test_a_viewer_may_not_make_or_revoke_a_link(client, shared):

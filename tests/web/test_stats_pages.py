@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import re
 
 import pytest
 from openpyxl import load_workbook
@@ -122,3 +123,25 @@ def test_stats_pages_cost_the_same_queries_however_many_sessions(
     _more_sessions(club, owner)
     with django_assert_num_queries(queries):
         assert client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("lang", "caption", "across", "up", "desc"),
+    [
+        ("zh-hans", "累计总分，逐场", "场次（从早到晚）", "累计", "横轴：2026-11-01 至 2026-11-01 的各场"),
+        ("en", "Running total, session by session", "Sessions, oldest first", "Running total", "Across: the sessions"),
+    ],
+)
+def test_the_player_chart_has_a_title_and_labelled_axes_in_the_readers_language(
+    club_with_a_session, lang, caption, across, up, desc
+):
+    client, club, _ = club_with_a_session
+    wang = club.players.get(name="王")
+    page = client.get(f"/clubs/{club.slug}/players/{wang.pk}/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    figure = page[page.index('<figure class="running">') : page.index("</figure>")]
+    assert f'<figcaption id="chart-title-1">{caption}</figcaption>' in figure
+    assert re.search(r'<svg class="running-chart"[^>]* role="img" aria-labelledby="chart-svg-title-1"', figure)
+    assert re.search(rf'<text class="axis-title x-title"[^>]*>{across}</text>', figure)
+    assert re.search(rf'<text class="axis-title y-title" transform="rotate\(-90\)"[^>]*>{up}</text>', figure)
+    assert desc in figure and figure.count('class="axis"') == 2
+    assert '<text class="date"' in figure and "2026-11-01" in figure  # the one session's date under the line

@@ -698,3 +698,61 @@ def test_the_conflict_is_said_in_chinese_by_default(owner_client):
     data = {"dealer": "0", "declarer": "1", "bid": "85", "captured": "20", "expected": "1", "action": "record"}
     page = client.post(_url("table", session), data).content.decode()
     assert "另一台设备同时记下了第 1 局" in page and ">记为第 2 局</button>" in page
+
+
+# --- issue 31: the keyboard, and the hand that ends a game ---
+
+
+@pytest.mark.parametrize(
+    ("saved", "lang", "notice"),
+    [
+        # 本溪 205: after hand 4 乙·丁 have 230 ≥ 205 (出锅); hand 5, 100 clean for 甲 (+300), wins game 2 for 甲·丙.
+        (4, "zh-hans", "出锅：乙·丁胜"),
+        (5, "zh-hans", "出锅：甲·丙胜"),
+        (4, "en", "reached the target: 乙·丁 won"),
+    ],
+)
+def test_the_hand_that_ends_a_game_says_who_won_it_at_the_top_of_the_form(owner_client, saved, lang, notice):
+    client, club, owner = owner_client
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    session = make_session(club, owner)
+    record_hands(session, owner, BENXI_EXAMPLE)
+    page = client.get(_url("table", session) + f"?saved={saved}").content.decode()
+    flash = re.search(r'<p class="flash game-ended" role="status"><strong class="game-end-notice">(.*?)</strong>', page)
+    assert flash and flash.group(1) == notice
+    assert page.index("game-end-notice") < page.index('<form method="post" class="table-entry"')
+
+
+def test_a_hand_that_ends_no_game_gets_the_plain_notice(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    record_hands(session, owner, BENXI_EXAMPLE[:3])
+    page = client.get(_url("table", session) + "?saved=3").content.decode()
+    assert '<p class="flash" role="status">第 3 局已记录。' in page and "game-end-notice" not in page
+
+
+def _submit_buttons(form_html):
+    return re.findall(r'<button type="submit" name="action" value="(\w+)"', form_html)
+
+
+def test_the_forms_first_submit_button_records_so_enter_records_without_script(owner_client):
+    client, club, owner = owner_client
+    session = make_session(club, owner)
+    record_hands(session, owner, BENXI_EXAMPLE[:1])
+    page = client.get(_url("table", session)).content.decode()
+    form = page[page.index('class="table-entry"') :]
+    assert _submit_buttons(form)[0] == "record" and "preview" in _submit_buttons(form)
+    fix = client.get(_url("table_fix", session, number=1)).content.decode()
+    assert _submit_buttons(fix[fix.index('class="table-entry"') :])[:2] == ["correct", "preview"]
+
+
+@pytest.mark.parametrize(("lang", "text"), [("zh-hans", "跳到记分"), ("en", "Skip to the hand entry")])
+def test_the_first_link_of_the_table_page_skips_to_the_entry(owner_client, lang, text):
+    client, club, owner = owner_client
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    session = make_session(club, owner)
+    page = client.get(_url("table", session)).content.decode()
+    body = page[page.index("<body") :]
+    assert re.search(r"<a [^>]*href=\"([^\"]+)\"", body).group(1) == "#entry"
+    assert f'<a class="skip skip-entry" href="#entry">{text}</a>' in body
+    assert '<section class="entry" id="entry" tabindex="-1"' in body

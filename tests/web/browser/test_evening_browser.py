@@ -129,12 +129,12 @@ def _open_sessions(page, live_server, club, lang, key, every_preset):
             for seat in range(n):
                 page.select_option(f'select[name="seat_{seat}_player"]', label=NAMES[seat])
             page.click(f"form.open button[type=submit] >> text={TEXT[lang]['open']}")
-            page.wait_for_url(re.compile(r"/sessions/\d+/$"))
+            page.wait_for_url(re.compile(r"/sessions/\d+/table/$"))
             expect(page.locator("h1")).to_contain_text(name)
             for player in NAMES[:n]:
                 expect(page.locator("main")).to_contain_text(player)
             assert overflows(page) == [], (key, n, i, lang)
-            opened.append(int(page.url.rstrip("/").split("/")[-1]))
+            opened.append(int(page.url.rstrip("/").split("/")[-2]))
     return opened
 
 

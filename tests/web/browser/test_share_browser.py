@@ -74,10 +74,11 @@ def test_the_share_page_follows_a_record_a_correction_and_a_void_without_a_reloa
     assert player.evaluate("document.body.dataset.loaded") == "once"  # never reloaded
     assert player.js_errors == [] and table.js_errors == []
 
-    # Revoked: the open page says so; the link is a 404.
+    # Revoked: the open page says so; the link is gone (410) with a page that says it was revoked.
     services.share_revoke(session=session, user=keeper)
-    expect(player.locator("#live-status")).to_contain_text("已失效", timeout=LIVE)
-    assert player.goto(share_url).status == 404
+    expect(player.locator("#live-status")).to_contain_text("此链接已撤销", timeout=LIVE)
+    assert player.goto(share_url).status == 410
+    expect(player.locator("h1")).to_have_text("此链接已撤销")
 
 
 def test_without_javascript_a_reload_shows_the_news(new_page, live_server):
@@ -121,3 +122,36 @@ def test_six_classic_seats_fit_the_big_screen_in_six_colours(new_page, live_serv
         )
         assert len(set(colours)) == 6, colours
         assert overflows(page) == []
+
+
+SHENGJI_NAMES = ["王强", "李娜", "张伟", "刘洋", "陈静", "杨磊"]
+# rules/shengji.md: 100 captured of 80 (4 players) takes the attackers up; of 120 (6 players) the declarers
+# go up a level.
+SHENGJI_HANDS = [{"declarer": 0, "captured": 20}, {"captured": 30}, {"captured": 100}]
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+@pytest.mark.parametrize("seats", [4, 6])
+def test_every_shengji_seat_fits_the_big_screen_and_the_level_is_the_large_figure(new_page, live_server, seats, lang):
+    club = make_club()
+    keeper = make_member(club)
+    session = make_session(club, keeper, variant="shengji", players=SHENGJI_NAMES[:seats])
+    record_hands(session, keeper, SHENGJI_HANDS)
+    link = services.share_create(session=session, user=keeper)
+    viewport = {"width": 1280, "height": 720}
+    page = new_page(viewport=viewport, lang=lang)
+    page.goto(f"{live_server.url}/s/{link.token}/?view=tv")
+    rows = page.locator("table.board tbody tr")
+    assert rows.count() == seats
+    for i in range(seats):
+        box = rows.nth(i).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], (i, box)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], (i, box)
+    sizes = page.eval_on_selector(
+        "table.board tbody tr",
+        "r => [r.querySelector('td.level'), r.querySelector('td.big')]"
+        ".map(c => parseFloat(getComputedStyle(c).fontSize))",
+    )
+    level, gained = sizes
+    assert level > gained * 1.4, sizes  # the level reads across a room; the levels gained this game less so
+    assert overflows(page) == []

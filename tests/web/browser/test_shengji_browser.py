@@ -157,8 +157,8 @@ def _open_session(page, live_server, club, lang):
     page.click("details.advanced > summary")
     page.fill('input[name="option_shuai_penalty"]', "10")
     page.click(f"form.open button[type=submit] >> text={BOARD[lang]['open']}")
-    page.wait_for_url(re.compile(r"/sessions/\d+/$"))
-    return int(page.url.rstrip("/").split("/")[-1])
+    page.wait_for_url(re.compile(r"/sessions/\d+/table/$"))
+    return int(page.url.rstrip("/").split("/")[-2])
 
 
 def _tap(page, fields):

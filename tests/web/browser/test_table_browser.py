@@ -66,7 +66,7 @@ def test_a_benxi_pot_on_a_phone_from_login_to_closing_with_a_correction(new_page
     for seat, name in enumerate(["甲", "乙", "丙", "丁"]):
         page.fill(f'input[name="seat_{seat}_name"]', name)
     page.click("text=开场")
-    page.click("main >> text=记分台")
+    page.wait_for_url(re.compile(r"/sessions/\d+/table/$"))  # a new session opens on its table page
     expect(page.locator("h2#entry-title")).to_contain_text("第 1 局")
     assert overflows(page) == []
 
@@ -255,4 +255,60 @@ def test_without_javascript_preview_and_record_post_the_form(new_page, live_serv
     expect(page.locator("#receipt")).to_contain_text("bid 85 + captured 20 = 105 > 100: broken")
     page.click("button.record")
     page.wait_for_url(re.compile(r"\?saved=1#next$"))
+    assert Hand.objects.filter(session=session).count() == 1
+
+
+TEXT31 = {
+    "zh-hans": {"skip": "跳到记分", "end": "出锅：乙·丁胜"},
+    "en": {"skip": "Skip to the hand entry", "end": "reached the target: 乙·丁 won"},
+}
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_from_a_fresh_load_the_keyboard_skips_to_the_entry_and_enter_records_in_one_page_load(
+    new_page, live_server, lang
+):
+    # BENXI_EXAMPLE's first three hands, then its hand 4 (丙 declares 85, the defenders capture 55: 破), which
+    # takes 乙·丁 to 230 ≥ 205 (rules/baifen.md): the notice at the top of the form names the winners.
+    from tests.factories import BENXI_EXAMPLE
+
+    club = make_club()
+    keeper = make_member(club)
+    session = make_session(club, keeper)
+    record_hands(session, keeper, BENXI_EXAMPLE[:3])
+    page = new_page(keeper, viewport=PHONE, lang=lang)
+    page.goto(_table(live_server, session))
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == TEXT31[lang]["skip"]
+    page.keyboard.press("Enter")
+    # The first entry field: the dealer's buttons, at the dealer the rules give (seat 3 deals hand 4).
+    assert page.evaluate("document.activeElement.id") == "dealer-3"
+
+    loads = []
+    page.on("request", lambda r: loads.append(r.method) if "/table/?saved=" in r.url else None)
+    _enter(page, "85", declarer=2, bid=85, captured=55)
+    page.focus('input[name="captured"]')
+    page.keyboard.press("Enter")  # records: Record is the form's first submit button
+    page.wait_for_url(re.compile(r"/table/\?saved=4#next$"))
+    expect(page.locator(".flash .game-end-notice")).to_have_text(TEXT31[lang]["end"])
+    assert Hand.objects.filter(session=session).count() == 4
+    assert loads == ["GET"]  # the page the record redirected to, fetched once and shown: not loaded again
+    assert page.evaluate("document.activeElement.name") == "dealer"  # the next hand's first field
+    assert page.js_errors == [] and overflows(page) == []
+    from .conftest import axe_check
+
+    axe_check(page, "after Enter recorded")
+
+
+def test_without_script_enter_in_a_field_records_not_previews(new_page, live_server):
+    club = make_club()
+    keeper = make_member(club)
+    session = make_session(club, keeper)
+    page = new_page(keeper, viewport=PHONE, script=False)
+    page.goto(_table(live_server, session))
+    for name in ("declarer-0", "bid-80"):
+        page.click(f'label[for="{name}"]')
+    page.fill('input[name="captured"]', "15")
+    page.press('input[name="captured"]', "Enter")
+    page.wait_for_url(re.compile(r"/table/\?saved=1#next$"))
     assert Hand.objects.filter(session=session).count() == 1
