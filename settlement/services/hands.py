@@ -192,11 +192,14 @@ def hand_correct(
     )
 
 
-def hand_void(*, session: Session, user: User, number: int, reason: str, revision: int | None = None) -> HandWrite:
+def hand_void(
+    *, session: Session, user: User, number: int, reason: str, revision: int | None = None, newest: bool = False
+) -> HandWrite:
     """Mark hand `number` void: it keeps its number and history, and stops counting.
 
     Refused when a later hand no longer passes the rules without it. Owners may void in a closed session.
-    `revision` works as in `hand_correct`.
+    `revision` works as in `hand_correct`. With `newest` (the table's "undo the last hand") it is refused
+    (`hand.not_newest`) when another hand was recorded after `number` meanwhile: checked under the lock.
     """
     reason = _reason_clean(reason)
     with transaction.atomic():
@@ -207,6 +210,8 @@ def hand_void(*, session: Session, user: User, number: int, reason: str, revisio
             return repeat
         if entry.is_void:
             raise LedgerError("hand.already_void", field="number", hand=number, number=number)
+        if newest and log.entry(number + 1) is not None:
+            raise LedgerError("hand.not_newest", field="number", hand=number, number=number)
         replay = _replay_from(session=session, players=log.players, before=number, hands=log.hands(drop=number))
         revision = HandRevision.objects.create(
             hand=entry.hand, number=entry.current.number + 1, input=None, is_void=True, reason=reason, author=user

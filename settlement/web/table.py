@@ -118,9 +118,18 @@ def table_page(
         "fixed": _known_hand(view, request.GET.get("fixed")),
         "voided": _known_hand(view, request.GET.get("voided")),
         "conflict": conflict,
+        "undo_hand": newest_hand(view) if view.fix is None else None,
         **game_columns(session.variant),
     }
     return render(request, "settlement/table.html", ctx, status=status)
+
+
+def newest_hand(view: selectors.TableView) -> selectors.HandRecord | None:
+    """The hand "undo" would void: the session's last hand, if it still counts and the session is open."""
+    if not view.session.is_open or not view.recent:
+        return None
+    hand = view.recent[0]
+    return hand if hand.number == view.hand_count and not hand.is_void else None
 
 
 def _known_hand(view: selectors.TableView, value: str | None) -> int | None:

@@ -1095,7 +1095,11 @@ def test_the_receipt_of_a_round_declared_by_one_player():
     ("players", "declarers", "lines"),
     [
         # each declared: A and B twice (+9 each, −3 in the four others' hands) = +6; C and D +9 − 15 = −6
-        (4, [0, 1, 2, 3, 0, 1], ["本轮每人都做过庄：无奖罚", "本轮小计（含奖罚）：A +6，B +6，C −6，D −6；得分为正者胜"]),
+        (
+            4,
+            [0, 1, 2, 3, 0, 1],
+            ["本轮每人都做过庄：无奖罚", "本轮小计（含奖罚）：A +6，B +6，C −6，D −6；得分为正者胜"],
+        ),
         # 3 players, each declares twice: +6 twice and −3 in each of the four others' hands
         (3, [0, 1, 2, 0, 1, 2], ["本轮每人都做过庄：无奖罚", "本轮小计（含奖罚）：A 0，B 0，C 0；得分为正者胜"]),
     ],
