@@ -107,7 +107,13 @@ def hand_preview_next(*, session: Session, hand_input: Any, lang: str = "zh-Hans
 
 
 def hand_record(
-    *, session: Session, user: User, hand_input: Any, client_key: str = "", expected_number: int | None = None
+    *,
+    session: Session,
+    user: User,
+    hand_input: Any,
+    client_key: str = "",
+    expected_number: int | None = None,
+    note: str = "",
 ) -> HandWrite:
     """Append a hand to an open session.
 
@@ -122,6 +128,7 @@ def hand_record(
     """
     hand_input = json_clean(hand_input, field="hand")
     client_key = client_key_clean(client_key)
+    note = _note_clean(note)
     with transaction.atomic():
         session, role = session_lock(session, user=user)
         policy.require_write_role(role)
@@ -142,7 +149,7 @@ def hand_record(
         )
         stored = facts_stored(hand_input, replay.result.hands[-1].facts)
         hand = Hand.objects.create(session=session, number=number, client_key=client_key)
-        revision = HandRevision.objects.create(hand=hand, number=1, input=stored, author=user)
+        revision = HandRevision.objects.create(hand=hand, number=1, input=stored, author=user, note=note or None)
         derived = derived_rebuild(
             session=session,
             players=players,
@@ -156,7 +163,14 @@ def hand_record(
 
 
 def hand_correct(
-    *, session: Session, user: User, number: int, hand_input: Any, reason: str, revision: int | None = None
+    *,
+    session: Session,
+    user: User,
+    number: int,
+    hand_input: Any,
+    reason: str,
+    revision: int | None = None,
+    note: str | None = None,
 ) -> HandWrite:
     """A new revision of hand `number` with a corrected input (a void hand comes back with it).
 
@@ -166,9 +180,12 @@ def hand_correct(
     `revision` is the revision the correction was made from: when the hand has
     moved on since, it is refused (`hand.stale`) — unless the newer revision is
     this very correction arriving again (a retry), which returns it.
+    `note` is the new revision's note (None: the current one's, carried over); a changed note alone is a
+    correction too, written as a new revision like any other.
     """
     hand_input = json_clean(hand_input, field="hand")
     reason = _reason_clean(reason)
+    note = _note_clean(note)
     with transaction.atomic():
         session, log, entry, repeat = _revision_start(
             session=session, user=user, number=number, revision=revision, hand_input=hand_input, reason=reason
@@ -178,10 +195,11 @@ def hand_correct(
         hands = log.hands(replace={number: hand_input})
         replay = _replay_from(session=session, players=log.players, before=number, hands=hands)
         stored = facts_stored(hand_input, replay.result.hands[replay.numbers.index(number)].facts)
-        if not entry.is_void and entry.current.input == stored:
+        note = entry.current.note if note is None else (note or None)
+        if not entry.is_void and entry.current.input == stored and entry.current.note == note:
             raise LedgerError("hand.unchanged", field="hand", hand=number)
         revision = HandRevision.objects.create(
-            hand=entry.hand, number=entry.current.number + 1, input=stored, reason=reason, author=user
+            hand=entry.hand, number=entry.current.number + 1, input=stored, reason=reason, author=user, note=note
         )
         derived = derived_rebuild(
             session=session, players=log.players, replay=replay, hand_ids=log.hand_ids, from_number=number
@@ -337,6 +355,15 @@ def _replay_on(
         return log_replay(session=session, players=players, hands=hands, start=start)
     earlier = [hand for hand in log_load(session=session).hands() if hand[0] < before]
     return log_replay(session=session, players=players, hands=[*earlier, *hands])
+
+
+def _note_clean(note: Any) -> str | None:
+    """A hand's note: text of at most REASON_MAX characters ("" when there is none); None stays None."""
+    if note is None:
+        return None
+    if not isinstance(note, str):
+        raise LedgerError.from_rules(RulesError("value.not_text", field="note"))
+    return text_clean(note, field="note", limit=REASON_MAX)
 
 
 def _reason_clean(reason: str) -> str:

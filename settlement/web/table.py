@@ -164,6 +164,7 @@ def table(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
                 user=request.user,
                 hand_input=form.cleaned_data["hand"],
                 client_key=form.cleaned_data["client_key"],
+                note=form.cleaned_data.get("note") or "",
                 expected_number=int_param(request.POST.get("expected")),
             )
         except LedgerError as error:
