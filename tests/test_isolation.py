@@ -57,6 +57,7 @@ ROUTES = [
     Row("table_preview", "post", WRITE, {**WEB_HAND, "action": "preview"}),
     Row("table_close", "post", WRITE, {}),
     Row("table_undo", "get", WRITE),
+    Row("standings_picture", "get", READ),
     Row("table_undo", "post", WRITE, {"number": "3", "revision": "1", "reason": "entered twice"}),
     Row("table_sync", "post", WRITE, {**WEB_HAND, "expected": "3"}),
     Row("share_create", "post", WRITE, {}),

@@ -244,3 +244,17 @@ def table_close(request: HttpRequest, slug: str, session_id: int) -> HttpRespons
     policy.deny_unless(policy.may_write(membership.role))
     services.session_close(session=session, user=request.user)
     return redirect(table_url(slug, session.pk))
+
+
+@login_required
+def standings_picture(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
+    """The standings as an SVG picture to post in a chat group: the table page's own ranking (or, while the
+    session is open, its standings), nothing computed again."""
+    membership, session = get_session_for_user(request.user, session_id, slug)
+    view = selectors.table_view(session=session, lang=request_lang())
+    sides = view.ranking or view.standings
+    rows = [{"name": s.side.name, "total": s.total, "y": 92 + 30 * i} for i, s in enumerate(sides)]
+    ctx = {"club": membership.club, "session": session, "rows": rows, "height": 92 + 30 * len(rows)}
+    response = render(request, "settlement/standings.svg", ctx, content_type="image/svg+xml; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="standings-{session.pk}-{session.date}.svg"'
+    return response
