@@ -285,6 +285,9 @@ class HandRevision(AppendOnly):
     input = models.JSONField(_("input"), null=True, blank=True)
     is_void = models.BooleanField(_("void"), default=False)
     reason = models.TextField(_("reason"), blank=True)
+    # The scorekeeper's free text about the hand as entered ("王强 renounced"), part of this revision: a later
+    # note is a later revision. Null (not "") so that adding the column leaves the log's tables in place.
+    note = models.TextField(_("note"), null=True, blank=True)
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("author")
     )

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from .web import clubs, hands, offline, players, sessions, share, stats, table, tokens, whatif
+from .web import clubs, hands, offline, players, sessions, share, stats, table, tokens, undo, whatif
 from .web.forms.login import LoginForm
 
 session = "clubs/<slug:slug>/sessions/<int:session_id>/"
@@ -37,6 +37,8 @@ urlpatterns = [
     path(session + "table/", table.table, name="table"),
     path(session + "table/preview/", table.table_preview, name="table_preview"),
     path(session + "table/close/", table.table_close, name="table_close"),
+    path(session + "table/undo/", undo.table_undo, name="table_undo"),
+    path(session + "standings.svg", table.standings_picture, name="standings_picture"),
     path(session + "table/hands/<int:number>/", hands.table_fix, name="table_fix"),
     path(session + "table/sync/", offline.table_sync, name="table_sync"),
     path(session + "share/", share.share_create, name="share_create"),

@@ -493,6 +493,9 @@ class RevisionSerializer(serializers.Serializer):
     created = UtcDateTimeField(source="created_at")
     updated = UtcDateTimeField(source="created_at", help_text="the same as `created`: a revision never changes")
     reason = serializers.CharField(allow_blank=True, help_text="why (empty for the recording)")
+    note = serializers.CharField(
+        allow_null=True, help_text="the scorekeeper's note on the hand as this revision has it (null: none)"
+    )
     variant = SessionVariantField()
     input = NullableHandInputField(allow_null=True, help_text="the hand as entered (null for a void)")
     void = serializers.BooleanField(source="is_void")

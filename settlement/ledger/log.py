@@ -42,6 +42,7 @@ LEDGER_MESSAGES: Mapping[str, Any] = {
     ),
     "hand.not_found": _("there is no hand {number} in this session"),
     "hand.already_void": _("hand {number} is already void"),
+    "hand.not_newest": _("hand {number} is no longer the last hand: another was recorded after it"),
     "hand.unchanged": _("the correction is the same as the current entry"),
     "hand.moved": _(
         "another device recorded hand {last} meanwhile: this hand was entered as hand {number}, "

@@ -6,6 +6,7 @@ everything on the Django side formats through this module, which accepts what a 
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from ..rules.base import minus as _minus
@@ -20,7 +21,7 @@ def signed(value: Any) -> str:
 
 
 def minus(value: Any) -> str:
-    """−5 for a negative number, plain otherwise ("" for None)."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return _minus(value)  # type: ignore[arg-type] # a float's minus sign is written the same way
+    """−5 for a negative number (an average too: −16.7), plain otherwise ("" for None)."""
+    if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
+        return _minus(value)  # type: ignore[arg-type] # a float's or a Decimal's minus sign is written the same way
     return "" if value is None else str(value)

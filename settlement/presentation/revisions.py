@@ -86,6 +86,7 @@ class RevisionLine:
     action: str  # "recorded", "corrected" … in the reader's language
     changes: tuple[str, ...]  # "抓分 35 → 30", or on a record "抓分 35"
     reason: str
+    note: str  # the note on the hand as this revision has it ("" for none)
     author: str
     when: str  # "11月28日 21:04" / "28 Nov 21:04", local time
     created_at: datetime.datetime
@@ -117,6 +118,7 @@ def revision_lines(*, revisions: Sequence[Any], players: Sequence[Any], lang: st
                     action=action,
                     changes=changes,
                     reason=revision.reason,
+                    note=getattr(revision, "note", ""),
                     author=revision.author,
                     when=when_label(revision.created_at, lang),
                     created_at=revision.created_at,

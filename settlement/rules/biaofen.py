@@ -223,7 +223,20 @@ MESSAGES: Mapping[str, tuple[str, str]] = {
         "本轮小计（含奖罚）：{totals}；得分为正者胜",
         "round totals (with adjustments): {totals}; the seats above 0 win",
     ),
+    "biaofen.seat_total": ("{seat} {total}", "{seat} {total}"),
+    "biaofen.seat_totals": ("{first}，{rest}", "{first}, {rest}"),
 }
+
+
+def _seat_totals(totals: list[int]) -> Msg:
+    """Each seat's round total, naming its player: 王强 −2，李娜 +2，… (a list folded into nested messages)."""
+    items = [
+        Msg(key="biaofen.seat_total", params={"seat": _seat(seat), "total": signed(t)}) for seat, t in enumerate(totals)
+    ]
+    listed = items[-1]
+    for item in reversed(items[:-1]):
+        listed = Msg(key="biaofen.seat_totals", params={"first": item, "rest": listed})
+    return listed
 
 
 def _seat(seat: Seat) -> SeatName:
@@ -515,9 +528,7 @@ class BiaofenTable:
         if not idle:
             adjustment_steps.append(Msg(key="biaofen.no_idle"))
         totals = [before + d + a for before, d, a in zip(ctx.game_totals, deltas, adjustments, strict=True)]
-        adjustment_steps.append(
-            Msg(key="biaofen.round_totals", params={"totals": ", ".join(signed(t) for t in totals)})
-        )
+        adjustment_steps.append(Msg(key="biaofen.round_totals", params={"totals": _seat_totals(totals)}))
         return GameEnd(
             winners=tuple(seat for seat in range(n) if totals[seat] > 0),
             how=GameEndHow.ROUND,

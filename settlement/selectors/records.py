@@ -43,6 +43,7 @@ class RevisionInfo:
     reason: str
     author: str
     created_at: datetime.datetime
+    note: str = ""  # the scorekeeper's note on the hand as this revision has it
 
     @property
     def kind(self) -> str:
@@ -379,6 +380,7 @@ def _revision_info(revision: HandRevision) -> RevisionInfo:
         reason=revision.reason,
         author=author.get_full_name() or author.get_username(),  # type: ignore[attr-defined]
         created_at=revision.created_at,
+        note=revision.note or "",
     )
 
 

@@ -51,7 +51,6 @@ def share_find(*, token: str) -> SharedSession | None:
     return SharedSession(link=link, session=link.session)
 
 
-
 def share_was_revoked(*, token: str) -> bool:
     """Whether `token` was a link that is revoked now (revoked, or replaced by a new link): asked only of a
     token that opens nothing, so that its viewers read "this link was revoked" rather than "no such page"."""

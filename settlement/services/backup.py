@@ -73,6 +73,7 @@ def club_export(*, club: Club) -> dict[str, Any]:
                                 "reason": revision.reason,
                                 "input": hand_input_ordered(revision.input),
                                 "void": revision.is_void,
+                                **({"note": revision.note} if revision.note else {}),
                             }
                             for revision in entry.revisions
                         ],
@@ -219,6 +220,7 @@ def _club_restore(document: dict[str, Any]) -> Club:
                 input=r["input"],
                 is_void=r["void"],
                 reason=r["reason"],
+                note=r.get("note") or None,
                 author=users[r["author"]],
                 created_at=_datetime_parse(r["created_at"]),
             )

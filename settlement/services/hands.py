@@ -108,7 +108,13 @@ def hand_preview_next(*, session: Session, hand_input: Any, lang: str = "zh-Hans
 
 
 def hand_record(
-    *, session: Session, user: User, hand_input: Any, client_key: str = "", expected_number: int | None = None
+    *,
+    session: Session,
+    user: User,
+    hand_input: Any,
+    client_key: str = "",
+    expected_number: int | None = None,
+    note: str = "",
 ) -> HandWrite:
     """Append a hand to an open session.
 
@@ -123,6 +129,7 @@ def hand_record(
     """
     hand_input = json_clean(hand_input, field="hand")
     client_key = client_key_clean(client_key)
+    note = _note_clean(note)
     with transaction.atomic():
         session, role = session_lock(session, user=user)
         policy.require_write_role(role)
@@ -143,7 +150,7 @@ def hand_record(
         )
         stored = facts_stored(hand_input, replay.result.hands[-1].facts)
         hand = Hand.objects.create(session=session, number=number, client_key=client_key)
-        revision = HandRevision.objects.create(hand=hand, number=1, input=stored, author=user)
+        revision = HandRevision.objects.create(hand=hand, number=1, input=stored, author=user, note=note or None)
         derived = derived_rebuild(
             session=session,
             players=players,
@@ -158,7 +165,14 @@ def hand_record(
 
 
 def hand_correct(
-    *, session: Session, user: User, number: int, hand_input: Any, reason: str, revision: int | None = None
+    *,
+    session: Session,
+    user: User,
+    number: int,
+    hand_input: Any,
+    reason: str,
+    revision: int | None = None,
+    note: str | None = None,
 ) -> HandWrite:
     """A new revision of hand `number` with a corrected input (a void hand comes back with it).
 
@@ -168,9 +182,12 @@ def hand_correct(
     `revision` is the revision the correction was made from: when the hand has
     moved on since, it is refused (`hand.stale`) — unless the newer revision is
     this very correction arriving again (a retry), which returns it.
+    `note` is the new revision's note (None: the current one's, carried over); a changed note alone is a
+    correction too, written as a new revision like any other.
     """
     hand_input = json_clean(hand_input, field="hand")
     reason = _reason_clean(reason)
+    note = _note_clean(note)
     with transaction.atomic():
         session, log, entry, repeat = _revision_start(
             session=session, user=user, number=number, revision=revision, hand_input=hand_input, reason=reason
@@ -180,10 +197,11 @@ def hand_correct(
         hands = log.hands(replace={number: hand_input})
         replay = _replay_from(session=session, players=log.players, before=number, hands=hands)
         stored = facts_stored(hand_input, replay.result.hands[replay.numbers.index(number)].facts)
-        if not entry.is_void and entry.current.input == stored:
+        note = entry.current.note if note is None else (note or None)
+        if not entry.is_void and entry.current.input == stored and entry.current.note == note:
             raise LedgerError("hand.unchanged", field="hand", hand=number)
         revision = HandRevision.objects.create(
-            hand=entry.hand, number=entry.current.number + 1, input=stored, reason=reason, author=user
+            hand=entry.hand, number=entry.current.number + 1, input=stored, reason=reason, author=user, note=note
         )
         derived = derived_rebuild(
             session=session, players=log.players, replay=replay, hand_ids=log.hand_ids, from_number=number
@@ -195,11 +213,14 @@ def hand_correct(
     )
 
 
-def hand_void(*, session: Session, user: User, number: int, reason: str, revision: int | None = None) -> HandWrite:
+def hand_void(
+    *, session: Session, user: User, number: int, reason: str, revision: int | None = None, newest: bool = False
+) -> HandWrite:
     """Mark hand `number` void: it keeps its number and history, and stops counting.
 
     Refused when a later hand no longer passes the rules without it. Owners may void in a closed session.
-    `revision` works as in `hand_correct`.
+    `revision` works as in `hand_correct`. With `newest` (the table's "undo the last hand") it is refused
+    (`hand.not_newest`) when another hand was recorded after `number` meanwhile: checked under the lock.
     """
     reason = _reason_clean(reason)
     with transaction.atomic():
@@ -210,6 +231,8 @@ def hand_void(*, session: Session, user: User, number: int, reason: str, revisio
             return repeat
         if entry.is_void:
             raise LedgerError("hand.already_void", field="number", hand=number, number=number)
+        if newest and log.entry(number + 1) is not None:
+            raise LedgerError("hand.not_newest", field="number", hand=number, number=number)
         replay = _replay_from(session=session, players=log.players, before=number, hands=log.hands(drop=number))
         revision = HandRevision.objects.create(
             hand=entry.hand, number=entry.current.number + 1, input=None, is_void=True, reason=reason, author=user
@@ -344,6 +367,15 @@ def _replay_on(
         return log_replay(session=session, players=players, hands=hands, start=start)
     earlier = [hand for hand in log_load(session=session).hands() if hand[0] < before]
     return log_replay(session=session, players=players, hands=[*earlier, *hands])
+
+
+def _note_clean(note: Any) -> str | None:
+    """A hand's note: text of at most REASON_MAX characters ("" when there is none); None stays None."""
+    if note is None:
+        return None
+    if not isinstance(note, str):
+        raise LedgerError.from_rules(RulesError("value.not_text", field="note"))
+    return text_clean(note, field="note", limit=REASON_MAX)
 
 
 def _reason_clean(reason: str) -> str:

@@ -119,6 +119,7 @@ def table_fix(request: HttpRequest, slug: str, session_id: int, number: int) -> 
                     number=number,
                     hand_input=form.cleaned_data["hand"],
                     reason=form.cleaned_data["reason"],
+                    note=form.cleaned_data.get("note") or "",
                     revision=form.cleaned_data.get("revision"),
                 )
             except LedgerError as error:

@@ -120,6 +120,7 @@ def table_page(
         "fixed": _known_hand(view, request.GET.get("fixed")),
         "voided": _known_hand(view, request.GET.get("voided")),
         "conflict": conflict,
+        "undo_hand": newest_hand(view) if view.fix is None else None,
         **game_columns(session.variant),
     }
     return render(request, "settlement/table.html", ctx, status=status)
@@ -134,6 +135,14 @@ def _game_end_notice(view: selectors.TableView, number: int | None) -> str:
     names = "·".join(view.players[seat].name for seat in end["winners"])  # as a team's name is written
     how = how_label(end.get("how")) or _("%(label)s is over") % {"label": game_label(view.session.variant, end["n"])}
     return _("%(how)s: %(names)s won") % {"how": how, "names": names}
+
+
+def newest_hand(view: selectors.TableView) -> selectors.HandRecord | None:
+    """The hand "undo" would void: the session's last hand, if it still counts and the session is open."""
+    if not view.session.is_open or not view.recent:
+        return None
+    hand = view.recent[0]
+    return hand if hand.number == view.hand_count and not hand.is_void else None
 
 
 def _known_hand(view: selectors.TableView, value: str | None) -> int | None:
@@ -168,6 +177,7 @@ def table(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
                 user=request.user,
                 hand_input=form.cleaned_data["hand"],
                 client_key=form.cleaned_data["client_key"],
+                note=form.cleaned_data.get("note") or "",
                 expected_number=int_param(request.POST.get("expected")),
             )
         except LedgerError as error:
@@ -247,3 +257,17 @@ def table_close(request: HttpRequest, slug: str, session_id: int) -> HttpRespons
     policy.deny_unless(policy.may_write(membership.role))
     services.session_close(session=session, user=request.user)
     return redirect(table_url(slug, session.pk))
+
+
+@login_required
+def standings_picture(request: HttpRequest, slug: str, session_id: int) -> HttpResponse:
+    """The standings as an SVG picture to post in a chat group: the table page's own ranking (or, while the
+    session is open, its standings), nothing computed again."""
+    membership, session = get_session_for_user(request.user, session_id, slug)
+    view = selectors.table_view(session=session, lang=request_lang())
+    sides = view.ranking or view.standings
+    rows = [{"name": s.side.name, "total": s.total, "y": 92 + 30 * i} for i, s in enumerate(sides)]
+    ctx = {"club": membership.club, "session": session, "rows": rows, "height": 92 + 30 * len(rows)}
+    response = render(request, "settlement/standings.svg", ctx, content_type="image/svg+xml; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="standings-{session.pk}-{session.date}.svg"'
+    return response

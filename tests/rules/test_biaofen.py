@@ -1087,7 +1087,7 @@ def test_the_receipt_of_a_round_declared_by_one_player():
         "B本轮没做过庄：付其余每家 2 档，共 6",
         "C本轮没做过庄：付其余每家 2 档，共 6",
         "D本轮没做过庄：付其余每家 2 档，共 6",
-        "本轮小计（含奖罚）：+75, −25, −25, −25；得分为正者胜",
+        "本轮小计（含奖罚）：A +75，B −25，C −25，D −25；得分为正者胜",
     ]
 
 
@@ -1095,15 +1095,25 @@ def test_the_receipt_of_a_round_declared_by_one_player():
     ("players", "declarers", "lines"),
     [
         # each declared: A and B twice (+9 each, −3 in the four others' hands) = +6; C and D +9 − 15 = −6
-        (4, [0, 1, 2, 3, 0, 1], ["本轮每人都做过庄：无奖罚", "本轮小计（含奖罚）：+6, +6, −6, −6；得分为正者胜"]),
+        (
+            4,
+            [0, 1, 2, 3, 0, 1],
+            ["本轮每人都做过庄：无奖罚", "本轮小计（含奖罚）：A +6，B +6，C −6，D −6；得分为正者胜"],
+        ),
         # 3 players, each declares twice: +6 twice and −3 in each of the four others' hands
-        (3, [0, 1, 2, 0, 1, 2], ["本轮每人都做过庄：无奖罚", "本轮小计（含奖罚）：0, 0, 0；得分为正者胜"]),
+        (3, [0, 1, 2, 0, 1, 2], ["本轮每人都做过庄：无奖罚", "本轮小计（含奖罚）：A 0，B 0，C 0；得分为正者胜"]),
     ],
 )
 def test_the_receipt_of_a_round_everyone_declared(players, declarers, lines):
     result = settle([won_by(s) for s in declarers], players=players)
     assert result["games"][0]["adjustment_steps"] == lines
     assert result["hands"][5]["steps"][-1] == "本轮 6 把打完"
+
+
+def test_the_round_totals_name_each_player_in_english_too():
+    result = settle([won_by(s) for s in [0, 1, 2, 3, 0, 1]], players=4, lang="en")
+    text = result["games"][0]["adjustment_steps"][-1]
+    assert text == "round totals (with adjustments): A +6, B +6, C −6, D −6; the seats above 0 win"
 
 
 # A refusal's message carries the figures it names (message table; 108 cards less the 12 of the bottom

@@ -41,7 +41,14 @@ OWN_PLACEHOLDERS = {
     "gunzi.next.jokers_declaring",
 }
 # zh-Hans texts made of symbols and figures only.
-SYMBOLS_ONLY = {"erguai.multiplier", "biaofen.band.ge55", "biaofen.band.lt55"}
+# A seat and its figure, and a list of them: names and numbers, the list joined with a full-width comma.
+SYMBOLS_ONLY = {
+    "erguai.multiplier",
+    "biaofen.band.ge55",
+    "biaofen.band.lt55",
+    "biaofen.seat_total",
+    "biaofen.seat_totals",
+}
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 

@@ -497,9 +497,9 @@ def test_closing_shows_the_final_standings_and_the_settle_up_in_money(owner_clie
     assert 'name="client_key"' not in page  # no entry form once closed
     # Totals 13, −7, −3, −3 (档) × 10: 乙 pays 甲 70, 丙 30, 丁 30.
     assert re.findall(r"<li>(.*?)</li>", page[page.index('class="settle-up"') :])[:3] == [
-        "乙 付给 甲 70",
-        "丙 付给 甲 30",
-        "丁 付给 甲 30",
+        "乙 付给 甲 钱 70（7 档）",
+        "丙 付给 甲 钱 30（3 档）",
+        "丁 付给 甲 钱 30（3 档）",
     ]
     ranking = page[page.index('class="ranking"') : page.index("</ol>", page.index('class="ranking"'))]
     assert [re.sub(r"<[^>]+>", "", n).strip() for n in re.findall(r'class="name">(.*?)</span>\s*<span', ranking)] == [

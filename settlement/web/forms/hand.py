@@ -158,7 +158,12 @@ class TableHandForm(forms.Form):
                         max_value=9,
                         widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 9}),
                     )
+        # Free text stored with the hand's revision (a correction carries it over, changed or not).
+        f["note"] = forms.CharField(
+            required=False, max_length=500, widget=forms.Textarea(attrs={"rows": 2, "aria-describedby": "note-error"})
+        )
         if fix is not None:
+            f["note"].initial = fix.current.note
             f["reason"] = forms.CharField(required=False, max_length=500)
             f["revision"] = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
             f["revision"].initial = len(fix.revisions)

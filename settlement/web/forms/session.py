@@ -23,6 +23,7 @@ from ...rules.registry import VARIANTS
 
 EXTRA_ROWS = 2  # blank rows offered after a list's or a table's own
 SHAPE_MULTIPLIERS = (2, 4, 8, 16, 32, 64)
+MONEY = "unit_value"  # what clubs set every evening: on the form itself, not under "Advanced"
 
 
 @dataclass
@@ -157,7 +158,14 @@ class OptionsForm(forms.Form):
 
     # --- display ---
 
+    def money_control(self) -> OptionControl | None:
+        """The money a unit is worth (`unit_value`), shown beside the players rather than among the options."""
+        return next((c for c in self._controls() if c.spec.key == MONEY), None)
+
     def option_controls(self) -> list[OptionControl]:
+        return [c for c in self._controls() if c.spec.key != MONEY]
+
+    def _controls(self) -> list[OptionControl]:
         out = []
         for option in self.spec.options:
             rows = [(label, [self[name] for name in names]) for label, names in self._subfields[option.key]]
@@ -167,6 +175,12 @@ class OptionsForm(forms.Form):
                 for name in names
                 for e in self.errors.get(name, [])
             ]
+            if errors:  # the inputs point at the message beside them (`option-<key>-error` in the template)
+                for _label, fields in rows:
+                    for bound in fields:
+                        bound.field.widget.attrs.update(
+                            {"aria-invalid": "true", "aria-describedby": f"option-{option.key}-error"}
+                        )
             out.append(OptionControl(spec=option, kind=str(option.kind), rows=rows, errors=errors))
         return out
 
