@@ -8,6 +8,7 @@ page and the share page), `shares` (a session's share link, the session a token 
 selectors.table_view(…)` keeps working.
 """
 
+from .events import EventStandingRow, EventStandings, club_events, event_standings, event_tables
 from .integrity import GAME_FIELDS, ROW, SETTLEMENT_FIELDS, STATE_FIELDS, Difference, session_verify
 from .records import (
     HandListItem,
@@ -80,6 +81,8 @@ __all__ = [
     "BidFigures",
     "Difference",
     "EntryState",
+    "EventStandingRow",
+    "EventStandings",
     "GroupStats",
     "HandListItem",
     "HandRecord",
@@ -101,9 +104,12 @@ __all__ = [
     "TableSide",
     "TableView",
     "User",
+    "club_events",
     "club_players",
     "club_sessions",
     "club_sessions_page",
+    "event_standings",
+    "event_tables",
     "hand_history",
     "hand_record",
     "hand_result",
