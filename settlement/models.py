@@ -567,6 +567,7 @@ class Event(models.Model):
     )
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     client_key = models.CharField(_("client key"), max_length=64, blank=True, default="")
+    client_digest = models.CharField(_("client request digest"), max_length=64, blank=True, default="")
 
     class Meta:
         verbose_name = _("event")
@@ -637,6 +638,7 @@ class Round(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("drawn by")
     )
     client_key = models.CharField(_("client key"), max_length=64, blank=True, default="")
+    client_digest = models.CharField(_("client request digest"), max_length=64, blank=True, default="")
 
     class Meta:
         verbose_name = _("round")
@@ -703,6 +705,7 @@ class Adjustment(AppendOnly):
     )
     created_at = models.DateTimeField(_("when"), default=timezone.now)
     client_key = models.CharField(_("client key"), max_length=64, blank=True, default="")
+    client_digest = models.CharField(_("client request digest"), max_length=64, blank=True, default="")
 
     class Meta:
         verbose_name = _("adjustment")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -32,6 +32,7 @@ from .common import (
     key_errors,
     object_body,
 )
+from .schema import CLEAN_TEXT, NAME_TEXT, REASON_TEXT, variant_name
 
 # --- the schema's shapes ---
 
@@ -41,21 +42,53 @@ class EventPlayerNameSerializer(serializers.Serializer):
     name = serializers.CharField()
 
 
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "integer", "minimum": 1, "description": "a club player's id"},
+            {"type": "string", "pattern": NAME_TEXT, "maxLength": 60, "description": "a name (new: a guest)"},
+        ]
+    }
+)
+class PlayerRefField(serializers.JSONField):
+    """A player as a request names them: a club player's id, or a name."""
+
+
+PRESETS = sorted({preset for variant in VARIANTS.values() for preset in variant.presets})
+
+
+@extend_schema_field(
+    {
+        "anyOf": [{"$ref": f"#/components/schemas/Options{variant_name(key)}"} for key in VARIANTS],
+        "description": "option overrides over the preset's, as for a session: the event's variant's options",
+    }
+)
+class EventOptionsField(serializers.JSONField):
+    """Option overrides: the variant's options, typed per variant in the schema; the rules engine checks them."""
+
+
 class EventCreateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
+    name = serializers.RegexField(NAME_TEXT, max_length=100)
     variant = serializers.ChoiceField(choices=sorted(VARIANTS))
     date = serializers.DateField(required=False, help_text="default: today")
-    venue = serializers.CharField(required=False, allow_blank=True, max_length=100)
-    preset = serializers.CharField(required=False, allow_blank=True, help_text="one of the variant's presets")
-    options = serializers.DictField(required=False, help_text="option overrides over the preset's, as for a session")
-    table_size = serializers.IntegerField(required=False, help_text="players at a table; default the variant's fewest")
+    venue = serializers.RegexField(CLEAN_TEXT, required=False, allow_blank=True, max_length=100)
+    preset = serializers.ChoiceField(
+        choices=["", *PRESETS], required=False, allow_blank=True, help_text="one of the variant's presets"
+    )
+    options = EventOptionsField(required=False)
+    table_size = serializers.IntegerField(
+        required=False, min_value=2, max_value=6, help_text="players at a table; default the variant's fewest"
+    )
     players = serializers.ListField(
-        child=serializers.JSONField(),
+        child=PlayerRefField(),
         required=False,
+        max_length=1000,
         help_text="the players checked in: club players' ids, or names (a new name becomes a guest)",
     )
     bye = serializers.ChoiceField(choices=Event.Bye.values, required=False, help_text="how a round sat out counts")
-    bye_figure = serializers.IntegerField(required=False, help_text="with `bye: figure`: what a bye counts")
+    bye_figure = serializers.IntegerField(
+        required=False, min_value=-(10**12), max_value=10**12, help_text="with `bye: figure`: what a bye counts"
+    )
 
 
 class EventSerializer(serializers.Serializer):
@@ -71,18 +104,20 @@ class EventSerializer(serializers.Serializer):
 
 
 class CheckInSerializer(serializers.Serializer):
-    players = serializers.ListField(child=serializers.JSONField(), help_text="club players' ids, or names")
+    players = serializers.ListField(child=PlayerRefField(), max_length=1000, help_text="club players' ids, or names")
 
 
 class RoundSeatingSerializer(serializers.Serializer):
-    tables = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
-    sitting_out = serializers.ListField(child=serializers.IntegerField(), required=False)
+    tables = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField(min_value=1)))
+    sitting_out = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False)
 
 
 class RoundDrawSerializer(serializers.Serializer):
     draw = serializers.ChoiceField(choices=list(DrawMethod))
     seating = RoundSeatingSerializer(required=False, help_text="`manual`: each table's player ids in seat order")
-    seed = serializers.IntegerField(required=False, min_value=0, help_text="default: a random seed, stored")
+    seed = serializers.IntegerField(
+        required=False, min_value=0, max_value=2**62 - 1, help_text="default: a random seed, stored"
+    )
     close_open = serializers.BooleanField(required=False, help_text="close the last round's open tables first")
     length_minutes = serializers.IntegerField(required=False, min_value=1, max_value=600)
 
@@ -102,10 +137,12 @@ class RoundDrawnSerializer(serializers.Serializer):
 
 
 class AdjustmentCreateSerializer(serializers.Serializer):
-    player = serializers.IntegerField(help_text="a checked-in player's id")
+    player = serializers.IntegerField(min_value=1, help_text="a checked-in player's id")
     kind = serializers.ChoiceField(choices=Adjustment.Kind.values)
-    amount = serializers.IntegerField(min_value=1, help_text="positive; a penalty counts against the player")
-    reason = serializers.CharField()
+    amount = serializers.IntegerField(
+        min_value=1, max_value=10**12, help_text="positive; a penalty counts against the player"
+    )
+    reason = serializers.RegexField(REASON_TEXT, max_length=500)
     round = serializers.IntegerField(required=False, min_value=1, help_text="default: the latest round")
 
 

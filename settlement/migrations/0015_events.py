@@ -100,6 +100,7 @@ class Migration(migrations.Migration):
                 ),
                 ("created_at", models.DateTimeField(default=django.utils.timezone.now, verbose_name="created")),
                 ("client_key", models.CharField(blank=True, default="", max_length=64, verbose_name="client key")),
+                ("client_digest", models.CharField(blank=True, default="", max_length=64, verbose_name="client request digest")),
                 (
                     "club",
                     models.ForeignKey(
@@ -399,9 +400,19 @@ class Migration(migrations.Migration):
             field=models.CharField(blank=True, default="", max_length=64, verbose_name="client key"),
         ),
         migrations.AddField(
+            model_name="adjustment",
+            name="client_digest",
+            field=models.CharField(blank=True, default="", max_length=64, verbose_name="client request digest"),
+        ),
+        migrations.AddField(
             model_name="round",
             name="client_key",
             field=models.CharField(blank=True, default="", max_length=64, verbose_name="client key"),
+        ),
+        migrations.AddField(
+            model_name="round",
+            name="client_digest",
+            field=models.CharField(blank=True, default="", max_length=64, verbose_name="client request digest"),
         ),
         migrations.AddConstraint(
             model_name="adjustment",

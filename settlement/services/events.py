@@ -25,7 +25,7 @@ from ..rules.base import RulesError
 from ..rules.draws import DrawMethod, Seating, seating_draw
 from ..rules.options import options_dump, options_resolve
 from ..rules.registry import VARIANTS
-from .common import REASON_MAX, VENUE_MAX, User, client_key_clean
+from .common import REASON_MAX, VENUE_MAX, User, client_key_clean, request_digest
 from .sessions import _players_resolve, session_close
 
 EVENT_NAME_MAX = Event._meta.get_field("name").max_length or 100
@@ -52,19 +52,39 @@ def event_create(
     """Create an event and check its first players in (names matched to the club's players, guests for new ones).
 
     Every table plays `variant` with the preset's options, then `options` over them; they are checked now for
-    `table_size` (default: the variant's smallest table). `client_key` makes a retry return the same event.
+    `table_size` (default: the variant's smallest table). `client_key` makes a retry safe: the same key with
+    the same request returns the event made the first time; with another it is refused (`client_key.reused`).
     """
     client_key = client_key_clean(client_key)
+    digest = (
+        request_digest(
+            {
+                "name": name,
+                "variant": variant,
+                "date": date,
+                "venue": venue,
+                "preset": preset,
+                "options": options,
+                "table_size": table_size,
+                "players": [_player_ref(p) for p in players],
+                "bye": bye,
+                "bye_figure": bye_figure,
+            }
+        )
+        if client_key
+        else ""
+    )
     try:
         with transaction.atomic():
             policy.require_direct(user=user, club_id=club.pk)
             existing = Event.objects.filter(club=club, client_key=client_key).first() if client_key else None
             if existing is not None:
-                return existing
+                return _keyed(existing, digest=digest, subject="event")
             event = Event.objects.create(
                 club=club,
                 created_by=user,
                 client_key=client_key,
+                client_digest=digest,
                 **_event_fields(
                     name=name,
                     variant=variant,
@@ -82,8 +102,21 @@ def event_create(
         existing = Event.objects.filter(club=club, client_key=client_key).first() if client_key else None
         if existing is None:
             raise
-        return existing
+        return _keyed(existing, digest=digest, subject="event")
     return event
+
+
+def _player_ref(player: Player | str) -> Any:
+    """A player as the request named them, for the request's digest: an id, or the name as given."""
+    return {"id": player.pk} if isinstance(player, Player) else player
+
+
+def _keyed(existing: Any, *, digest: str, subject: str) -> Any:
+    """The row written first under a key, when this request is the same one; another is `client_key.reused`."""
+    if existing.client_digest != digest:
+        number = getattr(existing, "n", existing.pk)
+        raise LedgerError("client_key.reused", field="client_key", subject=subject, number=number)
+    return existing
 
 
 def _event_fields(
@@ -180,6 +213,19 @@ def round_draw(
     open, unless `close_open` (the director closes them with the draw).
     """
     client_key = client_key_clean(client_key)
+    digest = (
+        request_digest(
+            {
+                "draw": draw,
+                "seating": [list(map(list, seating.tables)), list(seating.sitting_out)] if seating else None,
+                "seed": seed,
+                "close_open": close_open,
+                "length_minutes": length_minutes,
+            }
+        )
+        if client_key
+        else ""
+    )
     if draw not in set(DrawMethod):
         raise LedgerError.from_rules(RulesError("draw.unknown_method", field="draw", choices=", ".join(DrawMethod)))
     if length_minutes is not None and (
@@ -192,7 +238,7 @@ def round_draw(
         if client_key:
             existing = Round.objects.filter(event=event, client_key=client_key).first()
             if existing is not None:
-                return existing
+                return _keyed(existing, digest=digest, subject="round")
         _open_refuse(event)
         rounds = list(event.rounds.order_by("n"))
         n = len(rounds) + 1
@@ -228,6 +274,7 @@ def round_draw(
             started_at=now,
             created_by=user,
             client_key=client_key,
+            client_digest=digest,
         )
         _tables_open(event=event, round_=made, tables=drawn.tables, user=user, now=now)
         if event.state != Event.State.RUNNING:
@@ -323,20 +370,18 @@ def adjustment_add(
     reason = name_clean(reason, field="reason", limit=REASON_MAX)
     if not reason:
         raise LedgerError("reason.required", field="reason")
+    digest = (
+        request_digest({"player": player.pk, "kind": kind, "amount": amount, "reason": reason, "round": round_n})
+        if client_key
+        else ""
+    )
     with transaction.atomic():
         event = _event_lock(event)
         policy.require_direct(user=user, club_id=event.club_id)
         if client_key:
             existing = Adjustment.objects.filter(event=event, client_key=client_key).first()
             if existing is not None:
-                if (existing.player_id, existing.kind, existing.amount, existing.reason) != (
-                    player.pk,
-                    kind,
-                    amount,
-                    reason,
-                ):
-                    raise LedgerError("client_key.reused", field="client_key", subject="adjustment", number=0)
-                return existing
+                return _keyed(existing, digest=digest, subject="adjustment")
         if not EventPlayer.objects.filter(event=event, player_id=player.pk).exists():
             raise LedgerError("event.player_not_in", field="player")
         rounds = event.rounds.order_by("-n")
@@ -354,6 +399,7 @@ def adjustment_add(
             reason=reason,
             author=user,
             client_key=client_key,
+            client_digest=digest,
         )
 
 

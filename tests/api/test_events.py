@@ -154,3 +154,41 @@ def test_the_standings_answer_in_as_many_queries_for_one_table_as_for_ten(table)
             assert client.get(f"/api/v1/events/{event}/standings/").status_code == 200
         counts.append(len(captured))
     assert counts[0] == counts[1]
+
+
+def _post(table, path, body, key):
+    return table.client("owner").post(path, body, format="json", HTTP_IDEMPOTENCY_KEY=key)
+
+
+@pytest.mark.parametrize("write", ["event", "round", "adjustment"])
+def test_a_key_replays_its_own_request_and_refuses_another_body_with_a_409(table, write):
+    """As the hands API does: the same key and body give the first answer again (`Idempotent-Replayed`),
+    the same key with another body (no body at all, too) is `client_key.reused`, and nothing more is written."""
+    event = _create(table, count=8).json()["id"]
+    if write == "event":
+        path = f"/api/v1/clubs/{table.club.slug}/events/"
+        body, other = {"name": "周六", "variant": "baifen.benxi", "players": ["A", "B", "C", "D"]}, {}
+    elif write == "round":
+        path, body, other = f"/api/v1/events/{event}/rounds/", {"draw": "random", "seed": 3}, {"draw": "balanced"}
+    else:
+        table.client("owner").post(f"/api/v1/events/{event}/rounds/", {"draw": "random"}, format="json")
+        player = Event.objects.get(pk=event).players.first().player_id
+        path = f"/api/v1/events/{event}/adjustments/"
+        body = {"player": player, "kind": "penalty", "amount": 5, "reason": "迟到"}
+        other = {**body, "amount": 6}
+    first = _post(table, path, body, "k-1")
+    assert first.status_code == 201, first.json()
+    counts = (Event.objects.count(), Round.objects.count(), Session.objects.count())
+    again = _post(table, path, body, "k-1")
+    assert (again.status_code, again.json(), again.headers.get("Idempotent-Replayed")) == (201, first.json(), "true")
+    assert "Idempotent-Replayed" not in first.headers
+    refused = _post(table, path, other, "k-1")
+    assert refused.status_code == 409, refused.json()
+    assert (refused.json()["code"], refused.json()["field"]) == ("client_key.reused", "Idempotency-Key")
+    assert (Event.objects.count(), Round.objects.count(), Session.objects.count()) == counts
+
+
+def test_a_player_named_by_an_object_is_refused_by_the_schema_and_the_server(table):
+    created = _create(table, count=0, players=[{}])
+    assert created.status_code == 400
+    assert created.json()["field"].startswith("players")
