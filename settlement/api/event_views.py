@@ -219,6 +219,31 @@ def _round_body(made: Round) -> dict[str, Any]:
     }
 
 
+def _body(request: Request, serializer: type[serializers.Serializer]) -> dict[str, Any]:
+    """The request's object: only the serializer's fields, none of them null (no event field takes null)."""
+    body = object_body(request, serializer().fields)
+    for key, value in body.items():
+        if value is None:
+            raise LedgerError.from_rules(RulesError(_NULL_CODE.get(key, "value.not_text"), field=key))
+    return body
+
+
+_NULL_CODE = {
+    "players": "value.not_list",
+    "options": "value.not_object",
+    "seating": "value.not_object",
+    "table_size": "value.not_integer",
+    "bye_figure": "value.not_integer",
+    "seed": "value.not_integer",
+    "length_minutes": "value.not_integer",
+    "player": "value.not_integer",
+    "amount": "value.not_integer",
+    "round": "value.not_integer",
+    "close_open": "value.not_bool",
+    "date": "value.not_date",
+}
+
+
 def _players_arg(club_id: int, players: Any) -> list[Player | str]:
     """`players` as given: ids are the club's players, anything else a name (the service checks names)."""
     if not isinstance(players, list):
@@ -304,7 +329,7 @@ EVENT_EXAMPLE = {
 def club_events(request: Request, slug: str) -> Response:
     membership = get_membership_for_user(request.user, slug)
     policy.deny_unless(policy.may_direct(membership.role))
-    body = object_body(request, EventCreateSerializer().fields)
+    body = _body(request, EventCreateSerializer)
     club = membership.club
     key = idempotency_key(request)
     existed = bool(key) and Event.objects.filter(club=club, client_key=key.strip()).exists()
@@ -344,7 +369,7 @@ def club_events(request: Request, slug: str) -> Response:
 def event_players(request: Request, event_id: int) -> Response:
     membership, event = get_event_for_user(request.user, event_id)
     policy.deny_unless(policy.may_direct(membership.role))
-    body = object_body(request, CheckInSerializer().fields)
+    body = _body(request, CheckInSerializer)
     if "players" not in body:
         raise LedgerError.from_rules(RulesError("field.required", field="players"))
     services.event_check_in(event=event, user=request.user, players=_players_arg(event.club_id, body["players"]))
@@ -370,7 +395,7 @@ def event_players(request: Request, event_id: int) -> Response:
 def event_rounds(request: Request, event_id: int) -> Response:
     membership, event = get_event_for_user(request.user, event_id)
     policy.deny_unless(policy.may_direct(membership.role))
-    body = object_body(request, RoundDrawSerializer().fields)
+    body = _body(request, RoundDrawSerializer)
     draw = body.get("draw")
     if draw is None:
         raise LedgerError.from_rules(RulesError("field.required", field="draw"))
@@ -417,7 +442,7 @@ def event_rounds(request: Request, event_id: int) -> Response:
 def event_adjustments(request: Request, event_id: int) -> Response:
     membership, event = get_event_for_user(request.user, event_id)
     policy.deny_unless(policy.may_direct(membership.role))
-    body = object_body(request, AdjustmentCreateSerializer().fields)
+    body = _body(request, AdjustmentCreateSerializer)
     player_id = _int_arg(body, "player")
     player = Player.objects.filter(club_id=event.club_id, pk=player_id).first() if player_id is not None else None
     if player is None:

@@ -192,3 +192,23 @@ def test_a_player_named_by_an_object_is_refused_by_the_schema_and_the_server(tab
     created = _create(table, count=0, players=[{}])
     assert created.status_code == 400
     assert created.json()["field"].startswith("players")
+
+
+@pytest.mark.parametrize("field", ["round", "date", "options", "seating", "seed", "players"])
+def test_a_null_is_refused_by_name_as_the_schema_says(table, field):
+    event = _create(table, count=8).json()["id"]
+    table.client("owner").post(f"/api/v1/events/{event}/rounds/", {"draw": "random"}, format="json")
+    player = Event.objects.get(pk=event).players.first().player_id
+    path, body = {
+        "round": (
+            f"/api/v1/events/{event}/adjustments/",
+            {"player": player, "kind": "award", "amount": 1, "reason": "r"},
+        ),
+        "date": (f"/api/v1/clubs/{table.club.slug}/events/", {"name": "n", "variant": "baifen.benxi"}),
+        "options": (f"/api/v1/clubs/{table.club.slug}/events/", {"name": "n", "variant": "baifen.benxi"}),
+        "seating": (f"/api/v1/events/{event}/rounds/", {"draw": "manual", "close_open": True}),
+        "seed": (f"/api/v1/events/{event}/rounds/", {"draw": "random", "close_open": True}),
+        "players": (f"/api/v1/events/{event}/players/", {}),
+    }[field]
+    refused = table.client("owner").post(path, {**body, field: None}, format="json")
+    assert (refused.status_code, refused.json()["field"]) == (400, field)
