@@ -89,6 +89,12 @@ class EventCreateSerializer(serializers.Serializer):
     bye_figure = serializers.IntegerField(
         required=False, min_value=-(10**12), max_value=10**12, help_text="with `bye: figure`: what a bye counts"
     )
+    late_hands = serializers.ChoiceField(
+        choices=Event.LateHands.values,
+        required=False,
+        help_text="a hand recorded after a round's clock ran out: `counted` (default), or `refused` (a 409, "
+        "`round.time_up`) unless the director allows that round's",
+    )
 
 
 class EventSerializer(serializers.Serializer):
@@ -99,6 +105,7 @@ class EventSerializer(serializers.Serializer):
     variant = serializers.CharField()
     table_size = serializers.IntegerField()
     bye = serializers.CharField()
+    late_hands = serializers.ChoiceField(choices=Event.LateHands.values)
     state = serializers.ChoiceField(choices=Event.State.values)
     players = EventPlayerNameSerializer(many=True)
 
@@ -132,6 +139,7 @@ class RoundDrawnSerializer(serializers.Serializer):
     n = serializers.IntegerField()
     draw = serializers.CharField()
     seed = serializers.IntegerField()
+    ends_at = serializers.DateTimeField(allow_null=True, help_text="when the round's clock runs out (null: no clock)")
     tables = RoundTableSerializer(many=True)
     sitting_out = EventPlayerNameSerializer(many=True)
 
@@ -197,6 +205,7 @@ def _event_body(event: Event) -> dict[str, Any]:
         "variant": event.variant,
         "table_size": event.table_size,
         "bye": event.bye,
+        "late_hands": event.late_hands,
         "state": event.state,
         "players": [_name(p) for p in players],
     }
@@ -214,6 +223,7 @@ def _round_body(made: Round) -> dict[str, Any]:
         "n": made.n,
         "draw": made.draw,
         "seed": made.seed,
+        "ends_at": made.ends_at.isoformat().replace("+00:00", "Z") if made.ends_at else None,
         "tables": [{"number": t.number, "session": t.session_id, "players": seats[t.session_id]} for t in tables],
         "sitting_out": [_name(out[pk]) for pk in made.sitting_out],
     }
@@ -336,7 +346,7 @@ def club_events(request: Request, slug: str) -> Response:
     options = body.get("options")
     if options is not None and not isinstance(options, dict):
         raise LedgerError.from_rules(RulesError("value.not_object", field="options"))
-    for key_name in ("name", "variant", "venue", "preset", "bye"):
+    for key_name in ("name", "variant", "venue", "preset", "bye", "late_hands"):
         if key_name in body and not isinstance(body[key_name], str):
             raise LedgerError.from_rules(RulesError("value.not_text", field=key_name))
     with key_errors():
@@ -354,6 +364,7 @@ def club_events(request: Request, slug: str) -> Response:
             bye=body.get("bye", Event.Bye.AVERAGE),
             bye_figure=_int_arg(body, "bye_figure"),
             client_key=key,
+            late_hands=body.get("late_hands", Event.LateHands.COUNTED),
         )
     return _created(_event_body(event), replayed=existed)
 

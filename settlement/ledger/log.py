@@ -83,6 +83,7 @@ LEDGER_MESSAGES: Mapping[str, Any] = {
     "adjustment.amount": _("the amount must be a whole number greater than 0"),
     "client_key.reused:round": _("this key was already used for round {number}"),
     "client_key.reused:adjustment": _("this key was already used for another adjustment"),
+    "round.time_up": _("round {n}'s time is up: the event refuses later hands unless the director allows them"),
     "client_key.reused:event": _("this key was already used for a different event (event {number})"),
 }
 

@@ -100,7 +100,10 @@ class Migration(migrations.Migration):
                 ),
                 ("created_at", models.DateTimeField(default=django.utils.timezone.now, verbose_name="created")),
                 ("client_key", models.CharField(blank=True, default="", max_length=64, verbose_name="client key")),
-                ("client_digest", models.CharField(blank=True, default="", max_length=64, verbose_name="client request digest")),
+                (
+                    "client_digest",
+                    models.CharField(blank=True, default="", max_length=64, verbose_name="client request digest"),
+                ),
                 (
                     "club",
                     models.ForeignKey(
@@ -431,4 +434,41 @@ class Migration(migrations.Migration):
             ),
         ),
         migrations.RunPython(forward, reverse),
+        migrations.AddField(
+            model_name="event",
+            name="late_hands",
+            field=models.CharField(
+                choices=[("counted", "counted"), ("refused", "refused unless the director allows them")],
+                default="counted",
+                max_length=10,
+                verbose_name="a hand after the round's end",
+            ),
+        ),
+        migrations.AddField(
+            model_name="round",
+            name="ends_at",
+            field=models.DateTimeField(blank=True, null=True, verbose_name="ends"),
+        ),
+        migrations.AddField(
+            model_name="round",
+            name="late_allowed",
+            field=models.BooleanField(default=False, verbose_name="late hands allowed"),
+        ),
+        migrations.AddConstraint(
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("late_hands__in", ["counted", "refused"])), name="event_late_hands_valid"
+            ),
+        ),
+        migrations.AddConstraint(
+            model_name="round",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("ends_at__isnull", True), ("length_minutes__isnull", True)),
+                    models.Q(("ends_at__isnull", False), ("length_minutes__isnull", False)),
+                    _connector="OR",
+                ),
+                name="round_ends_iff_length",
+            ),
+        ),
     ]

@@ -35,6 +35,10 @@ class Event(models.Model):
         ZERO = "zero", _("zero")
         FIGURE = "figure", _("a stated figure")
 
+    class LateHands(models.TextChoices):
+        COUNTED = "counted", _("counted")
+        REFUSED = "refused", _("refused unless the director allows them")
+
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="events", verbose_name=_("club"))
     name = models.CharField(_("name"), max_length=100)
     date = models.DateField(_("date"))
@@ -47,6 +51,10 @@ class Event(models.Model):
     bye = models.CharField(_("a bye counts"), max_length=10, choices=Bye.choices, default=Bye.AVERAGE)
     bye_figure = models.BigIntegerField(_("a bye's figure"), null=True, blank=True)
     state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.OPEN)
+    # A hand recorded at a table after its round's clock ran out (`Round.ends_at`).
+    late_hands = models.CharField(
+        _("a hand after the round's end"), max_length=10, choices=LateHands.choices, default=LateHands.COUNTED
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("created by")
     )
@@ -63,6 +71,7 @@ class Event(models.Model):
             models.CheckConstraint(condition=~Q(variant=""), name="event_variant_not_empty"),
             models.CheckConstraint(condition=Q(state__in=["open", "running", "finished"]), name="event_state_valid"),
             models.CheckConstraint(condition=Q(ranking__in=["sum"]), name="event_ranking_valid"),
+            models.CheckConstraint(condition=Q(late_hands__in=["counted", "refused"]), name="event_late_hands_valid"),
             models.CheckConstraint(condition=Q(table_size__gte=2, table_size__lte=6), name="event_table_size_valid"),
             models.CheckConstraint(
                 condition=Q(bye__in=["average", "zero"], bye_figure__isnull=True)
@@ -118,6 +127,9 @@ class Round(models.Model):
     sitting_out = models.JSONField(_("sitting out"), default=list)  # player ids, in the draw's order
     length_minutes = models.PositiveSmallIntegerField(_("length (minutes)"), null=True, blank=True)
     started_at = models.DateTimeField(_("started"), default=timezone.now)
+    # The clock: started_at plus length_minutes (none without a length); a hand after it is the event's `late_hands`.
+    ends_at = models.DateTimeField(_("ends"), null=True, blank=True)
+    late_allowed = models.BooleanField(_("late hands allowed"), default=False)
     ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("drawn by")
@@ -135,6 +147,11 @@ class Round(models.Model):
                 fields=["event", "client_key"], condition=~Q(client_key=""), name="round_client_key_unique_in_event"
             ),
             models.CheckConstraint(condition=Q(n__gte=1), name="round_number_positive"),
+            models.CheckConstraint(
+                condition=Q(length_minutes__isnull=True, ends_at__isnull=True)
+                | Q(length_minutes__isnull=False, ends_at__isnull=False),
+                name="round_ends_iff_length",
+            ),
             models.CheckConstraint(
                 condition=Q(draw__in=["random", "balanced", "swiss", "manual"]), name="round_draw_valid"
             ),

@@ -34,7 +34,7 @@ from .common import (
     client_key_clean,
     hands_max,
 )
-from .events import adjustment_add, event_check_in, event_create, round_draw
+from .events import adjustment_add, event_check_in, event_create, round_draw, round_late_allow
 from .hands import HandWrite, hand_correct, hand_preview, hand_preview_next, hand_record, hand_void
 from .players import player_merge, player_rename
 from .sessions import (
@@ -81,6 +81,7 @@ __all__ = [
     "player_merge",
     "player_rename",
     "round_draw",
+    "round_late_allow",
     "session_close",
     "session_derived_rebuild",
     "session_export",

@@ -48,6 +48,7 @@ def event_create(
     bye: str = Event.Bye.AVERAGE,
     bye_figure: int | None = None,
     client_key: str = "",
+    late_hands: str = Event.LateHands.COUNTED,
 ) -> Event:
     """Create an event and check its first players in (names matched to the club's players, guests for new ones).
 
@@ -69,6 +70,7 @@ def event_create(
                 "players": [_player_ref(p) for p in players],
                 "bye": bye,
                 "bye_figure": bye_figure,
+                "late_hands": late_hands,
             }
         )
         if client_key
@@ -95,6 +97,7 @@ def event_create(
                     table_size=table_size,
                     bye=bye,
                     bye_figure=bye_figure,
+                    late_hands=late_hands,
                 ),
             )
             _check_in(event=event, players=players, joined=1)
@@ -130,6 +133,7 @@ def _event_fields(
     table_size: Any,
     bye: Any,
     bye_figure: Any,
+    late_hands: Any = Event.LateHands.COUNTED,
 ) -> dict[str, Any]:
     if not isinstance(name, str):
         raise LedgerError.from_rules(RulesError("value.not_text", field="name"))
@@ -161,6 +165,8 @@ def _event_fields(
             raise LedgerError("event.bye_figure", field="bye_figure")
     else:
         bye_figure = None
+    if late_hands not in Event.LateHands.values:
+        raise LedgerError("event.choice", field="late_hands", choices=", ".join(Event.LateHands.values))
     return {
         "name": name,
         "variant": rules.key,
@@ -171,6 +177,7 @@ def _event_fields(
         "table_size": table_size,
         "bye": bye,
         "bye_figure": bye_figure,
+        "late_hands": late_hands,
     }
 
 
@@ -272,6 +279,7 @@ def round_draw(
             sitting_out=list(drawn.sitting_out),
             length_minutes=length_minutes,
             started_at=now,
+            ends_at=now + datetime.timedelta(minutes=length_minutes) if length_minutes else None,
             created_by=user,
             client_key=client_key,
             client_digest=digest,
@@ -346,6 +354,21 @@ def _tables_open(
     RoundTable.objects.bulk_create(
         [RoundTable(round=round_, number=i, session=session) for i, session in enumerate(sessions, start=1)]
     )
+
+
+def round_late_allow(*, event: Event, user: User, n: int, allowed: bool = True) -> Round:
+    """The director allows (or again refuses) hands recorded after round `n`'s clock ran out, when the event
+    refuses late hands (`late_hands: refused`); with `counted` they count anyway."""
+    with transaction.atomic():
+        event = _event_lock(event)
+        policy.require_direct(user=user, club_id=event.club_id)
+        found = event.rounds.filter(n=n).first()
+        if found is None:
+            raise LedgerError("round.not_found", field="round", n=n)
+        if found.late_allowed != allowed:
+            found.late_allowed = allowed
+            found.save(update_fields=["late_allowed"])
+    return found
 
 
 def adjustment_add(

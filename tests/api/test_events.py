@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -212,3 +214,14 @@ def test_a_null_is_refused_by_name_as_the_schema_says(table, field):
     }[field]
     refused = table.client("owner").post(path, {**body, field: None}, format="json")
     assert (refused.status_code, refused.json()["field"]) == (400, field)
+
+
+def test_a_round_with_a_length_states_when_it_ends_and_the_event_its_late_hands_rule(table):
+    created = _create(table, count=4, late_hands="refused")
+    assert created.json()["late_hands"] == "refused"
+    drawn = table.client("owner").post(
+        f"/api/v1/events/{created.json()['id']}/rounds/", {"draw": "random", "length_minutes": 40}, format="json"
+    )
+    made = Round.objects.get()
+    assert drawn.json()["ends_at"] == made.ends_at.isoformat().replace("+00:00", "Z")
+    assert made.ends_at - made.started_at == datetime.timedelta(minutes=40)
