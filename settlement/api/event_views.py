@@ -89,6 +89,19 @@ class EventCreateSerializer(serializers.Serializer):
     bye_figure = serializers.IntegerField(
         required=False, min_value=-(10**12), max_value=10**12, help_text="with `bye: figure`: what a bye counts"
     )
+    ranking = serializers.ChoiceField(
+        choices=Event.Ranking.values,
+        required=False,
+        help_text="`sum` (default): the sum of table totals; `placement`: placement points per table",
+    )
+    placement_points = serializers.ListField(
+        child=serializers.IntegerField(min_value=-(10**12), max_value=10**12),
+        required=False,
+        min_length=2,
+        max_length=6,
+        help_text="with `placement`: one figure per place, best first, never rising, as many as `table_size` "
+        "(default 4 / 2 / 1 / 0 at four, else n − 1 … 0)",
+    )
     late_hands = serializers.ChoiceField(
         choices=Event.LateHands.values,
         required=False,
@@ -106,6 +119,8 @@ class EventSerializer(serializers.Serializer):
     table_size = serializers.IntegerField()
     bye = serializers.CharField()
     late_hands = serializers.ChoiceField(choices=Event.LateHands.values)
+    ranking = serializers.ChoiceField(choices=Event.Ranking.values)
+    placement_points = serializers.ListField(child=serializers.IntegerField())
     state = serializers.ChoiceField(choices=Event.State.values)
     players = EventPlayerNameSerializer(many=True)
 
@@ -168,12 +183,14 @@ class EventStandingSeatSerializer(serializers.Serializer):
     table = serializers.IntegerField()
     session = serializers.IntegerField()
     total = serializers.IntegerField()
+    points = serializers.IntegerField(allow_null=True, help_text="`placement`: this table's placement points")
 
 
 class EventStandingRowSerializer(serializers.Serializer):
     player = EventPlayerNameSerializer()
     rank = serializers.IntegerField()
-    total = serializers.IntegerField()
+    total = serializers.IntegerField(help_text="what ranks: the sum (or placement points), byes and adjustments")
+    points_total = serializers.IntegerField(allow_null=True, help_text="`placement`: the points over the tables")
     tables_total = serializers.IntegerField()
     byes = serializers.IntegerField()
     bye_total = serializers.IntegerField()
@@ -206,6 +223,8 @@ def _event_body(event: Event) -> dict[str, Any]:
         "table_size": event.table_size,
         "bye": event.bye,
         "late_hands": event.late_hands,
+        "ranking": event.ranking,
+        "placement_points": list(event.placement_points),
         "state": event.state,
         "players": [_name(p) for p in players],
     }
@@ -243,6 +262,7 @@ _NULL_CODE = {
     "options": "value.not_object",
     "seating": "value.not_object",
     "table_size": "value.not_integer",
+    "placement_points": "value.not_list",
     "bye_figure": "value.not_integer",
     "seed": "value.not_integer",
     "length_minutes": "value.not_integer",
@@ -346,7 +366,7 @@ def club_events(request: Request, slug: str) -> Response:
     options = body.get("options")
     if options is not None and not isinstance(options, dict):
         raise LedgerError.from_rules(RulesError("value.not_object", field="options"))
-    for key_name in ("name", "variant", "venue", "preset", "bye", "late_hands"):
+    for key_name in ("name", "variant", "venue", "preset", "bye", "late_hands", "ranking"):
         if key_name in body and not isinstance(body[key_name], str):
             raise LedgerError.from_rules(RulesError("value.not_text", field=key_name))
     with key_errors():
@@ -365,6 +385,8 @@ def club_events(request: Request, slug: str) -> Response:
             bye_figure=_int_arg(body, "bye_figure"),
             client_key=key,
             late_hands=body.get("late_hands", Event.LateHands.COUNTED),
+            ranking=body.get("ranking", Event.Ranking.SUM),
+            placement_points=body.get("placement_points"),
         )
     return _created(_event_body(event), replayed=existed)
 
@@ -497,12 +519,19 @@ def event_standings(request: Request, event_id: int) -> Response:
             "player": _name(row.player),
             "rank": row.rank,
             "total": row.total,
+            "points_total": row.points_total,
             "tables_total": row.tables_total,
             "byes": row.byes,
             "bye_total": row.bye_total,
             "adjustments_total": row.adjustments_total,
             "seats": [
-                {"round": seat.round, "table": seat.table, "session": seat.session_id, "total": seat.total}
+                {
+                    "round": seat.round,
+                    "table": seat.table,
+                    "session": seat.session_id,
+                    "total": seat.total,
+                    "points": seat.points,
+                }
                 for seat in row.seats
             ],
         }

@@ -83,6 +83,9 @@ LEDGER_MESSAGES: Mapping[str, Any] = {
     "adjustment.amount": _("the amount must be a whole number greater than 0"),
     "client_key.reused:round": _("this key was already used for round {number}"),
     "client_key.reused:adjustment": _("this key was already used for another adjustment"),
+    "event.placement_points": _(
+        "placement points: {n} whole numbers, one per place, best first and never rising (only with placement)"
+    ),
     "round.time_up": _("round {n}'s time is up: the event refuses later hands unless the director allows them"),
     "client_key.reused:event": _("this key was already used for a different event (event {number})"),
 }

@@ -306,7 +306,9 @@ class Migration(migrations.Migration):
         ),
         migrations.AddConstraint(
             model_name="event",
-            constraint=models.CheckConstraint(condition=models.Q(("ranking__in", ["sum"])), name="event_ranking_valid"),
+            constraint=models.CheckConstraint(
+                condition=models.Q(("ranking__in", ["sum", "placement"])), name="event_ranking_valid"
+            ),
         ),
         migrations.AddConstraint(
             model_name="event",
@@ -469,6 +471,21 @@ class Migration(migrations.Migration):
                     _connector="OR",
                 ),
                 name="round_ends_iff_length",
+            ),
+        ),
+        migrations.AddField(
+            model_name="event",
+            name="placement_points",
+            field=models.JSONField(blank=True, default=list, verbose_name="placement points"),
+        ),
+        migrations.AlterField(
+            model_name="event",
+            name="ranking",
+            field=models.CharField(
+                choices=[("sum", "sum of table totals"), ("placement", "placement points per table")],
+                default="sum",
+                max_length=10,
+                verbose_name="ranking",
             ),
         ),
     ]

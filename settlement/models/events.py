@@ -29,6 +29,7 @@ class Event(models.Model):
 
     class Ranking(models.TextChoices):
         SUM = "sum", _("sum of table totals")
+        PLACEMENT = "placement", _("placement points per table")
 
     class Bye(models.TextChoices):
         AVERAGE = "average", _("the player's average")
@@ -48,6 +49,8 @@ class Event(models.Model):
     options = models.JSONField(_("options"), default=dict)  # the overrides (the preset's, then the event's own)
     table_size = models.PositiveSmallIntegerField(_("players at a table"))
     ranking = models.CharField(_("ranking"), max_length=10, choices=Ranking.choices, default=Ranking.SUM)
+    # `placement`: the points for 1st, 2nd … place at a table, one per seat, best first (e.g. 4, 2, 1, 0).
+    placement_points = models.JSONField(_("placement points"), default=list, blank=True)
     bye = models.CharField(_("a bye counts"), max_length=10, choices=Bye.choices, default=Bye.AVERAGE)
     bye_figure = models.BigIntegerField(_("a bye's figure"), null=True, blank=True)
     state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.OPEN)
@@ -70,7 +73,7 @@ class Event(models.Model):
             models.CheckConstraint(condition=~Q(name=""), name="event_name_not_empty"),
             models.CheckConstraint(condition=~Q(variant=""), name="event_variant_not_empty"),
             models.CheckConstraint(condition=Q(state__in=["open", "running", "finished"]), name="event_state_valid"),
-            models.CheckConstraint(condition=Q(ranking__in=["sum"]), name="event_ranking_valid"),
+            models.CheckConstraint(condition=Q(ranking__in=["sum", "placement"]), name="event_ranking_valid"),
             models.CheckConstraint(condition=Q(late_hands__in=["counted", "refused"]), name="event_late_hands_valid"),
             models.CheckConstraint(condition=Q(table_size__gte=2, table_size__lte=6), name="event_table_size_valid"),
             models.CheckConstraint(

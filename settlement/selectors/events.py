@@ -8,7 +8,7 @@ variant, so every figure is in that variant's unit (分, 注, 档 or 级) and no
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db.models import Count, QuerySet, Sum
 from django.utils.translation import gettext_lazy as _
@@ -24,6 +24,12 @@ from ..models import (
     RoundTable,
     SessionSeat,
     SettlementRow,
+)
+
+PLACEMENT_RULE = _(
+    "placement points per table ({points}) by each table's totals; players tied at a table share the points of "
+    "the places they cover (rounded down); plus adjustments as points; a round sat out counts {bye}; equal points "
+    "are broken by the sum of table totals ({unit}), then share a rank"
 )
 
 # The rule as the standings state it, per bye rule (the unit filled in).
@@ -51,6 +57,7 @@ class TableSeat:
     seat: int
     total: int  # the seat's total at that table: hand deltas plus game adjustments
     hands: int
+    points: int | None = None  # `placement`: the placement points this seat earned at its table
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -64,6 +71,7 @@ class EventStandingRow:
     adjustments_total: int
     seats: tuple[TableSeat, ...]
     adjustments: tuple[Adjustment, ...]
+    points_total: int | None = None  # `placement`: the placement points over the tables (then `total` ranks them)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -84,6 +92,27 @@ def event_tables(*, event: Event) -> list[RoundTable]:
     return list(
         RoundTable.objects.filter(round__event=event).select_related("round", "session").order_by("round__n", "number")
     )
+
+
+def _placed(by_player: dict[int, list[TableSeat]], points: list[int]) -> dict[int, list[TableSeat]]:
+    """Each seat with its placement points: its table's seats ordered by total, best first; seats tied on a total
+    share the points of the places they cover, each the share rounded down."""
+    tables: dict[int, list[tuple[int, TableSeat]]] = defaultdict(list)
+    for player_id, played in by_player.items():
+        for seat in played:
+            tables[seat.session_id].append((player_id, seat))
+    placed: dict[int, list[TableSeat]] = defaultdict(list)
+    for seated in tables.values():
+        seated.sort(key=lambda pair: -pair[1].total)
+        place = 0
+        while place < len(seated):
+            tied = [pair for pair in seated[place:] if pair[1].total == seated[place][1].total]
+            covered = points[place : place + len(tied)]
+            share = sum(covered) // len(tied) if covered else 0
+            for player_id, seat in tied:
+                placed[player_id].append(replace(seat, points=share))
+            place += len(tied)
+    return placed
 
 
 def event_standings(*, event: Event) -> EventStandings:
@@ -121,6 +150,9 @@ def event_standings(*, event: Event) -> EventStandings:
                 hands=hand_row.get("hands", 0),
             )
         )
+    placement = event.ranking == Event.Ranking.PLACEMENT
+    if placement:
+        by_player = _placed(by_player, list(event.placement_points))
     adjustments: dict[int, list[Adjustment]] = defaultdict(list)
     for adjustment in Adjustment.objects.filter(event=event).order_by("created_at", "id"):
         adjustments[adjustment.player_id].append(adjustment)
@@ -133,9 +165,11 @@ def event_standings(*, event: Event) -> EventStandings:
     for player in players:
         played = sorted(by_player.get(player.pk, []), key=lambda s: (s.round, s.table))
         tables_total = sum(s.total for s in played)
+        points_total = sum(s.points or 0 for s in played) if placement else None
+        ranked_on = points_total if points_total is not None else tables_total
         bye_count = byes.get(player.pk, 0)
         if event.bye == Event.Bye.AVERAGE:
-            per_bye = tables_total // len(played) if played else 0
+            per_bye = ranked_on // len(played) if played else 0
         elif event.bye == Event.Bye.FIGURE:
             per_bye = event.bye_figure or 0
         else:
@@ -145,19 +179,23 @@ def event_standings(*, event: Event) -> EventStandings:
         unranked.append(
             (
                 player,
-                tables_total + per_bye * bye_count + adjustments_total,
+                ranked_on + per_bye * bye_count + adjustments_total,
                 tables_total,
                 bye_count,
                 per_bye * bye_count,
                 adjustments_total,
                 tuple(played),
                 own,
+                points_total,
             )
         )
-    unranked.sort(key=lambda row: (-row[1], row[0].name, row[0].pk))
+    # Under placement, equal points are broken by the sum of table totals; under the sum that is the total itself.
+    unranked.sort(key=lambda row: (-row[1], -row[2], row[0].name, row[0].pk))
     rows = []
-    for i, (player, total, tables_total, bye_count, bye_total, adjustments_total, played, own) in enumerate(unranked):
-        rank = rows[-1].rank if rows and rows[-1].total == total else i + 1
+    for i, row in enumerate(unranked):
+        player, total, tables_total, bye_count, bye_total, adjustments_total, played, own, points_total = row
+        tied = rows and rows[-1].total == total and (not placement or rows[-1].tables_total == tables_total)
+        rank = rows[-1].rank if tied else i + 1
         rows.append(
             EventStandingRow(
                 player=player,
@@ -169,8 +207,18 @@ def event_standings(*, event: Event) -> EventStandings:
                 adjustments_total=adjustments_total,
                 seats=played,
                 adjustments=own,
+                points_total=points_total,
             )
         )
     unit = event.unit
-    rule = str(RULE[event.bye]).format(unit=unit, figure=event.bye_figure)
+    if placement:
+        bye = {
+            Event.Bye.AVERAGE: _("the player's average"),
+            Event.Bye.ZERO: "0",
+            Event.Bye.FIGURE: str(event.bye_figure),
+        }[event.bye]
+        points = " / ".join(str(p) for p in event.placement_points)
+        rule = str(PLACEMENT_RULE).format(points=points, bye=bye, unit=unit)
+    else:
+        rule = str(RULE[event.bye]).format(unit=unit, figure=event.bye_figure)
     return EventStandings(event=event, rule=rule, unit=unit, rounds=len(rounds), rows=tuple(rows))

@@ -10,6 +10,7 @@ scorekeeper (`policy.may_direct`).
 from __future__ import annotations
 
 import datetime
+import itertools
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -49,6 +50,8 @@ def event_create(
     bye_figure: int | None = None,
     client_key: str = "",
     late_hands: str = Event.LateHands.COUNTED,
+    ranking: str = Event.Ranking.SUM,
+    placement_points: Sequence[int] | None = None,
 ) -> Event:
     """Create an event and check its first players in (names matched to the club's players, guests for new ones).
 
@@ -71,6 +74,8 @@ def event_create(
                 "bye": bye,
                 "bye_figure": bye_figure,
                 "late_hands": late_hands,
+                "ranking": ranking,
+                "placement_points": placement_points,
             }
         )
         if client_key
@@ -98,6 +103,8 @@ def event_create(
                     bye=bye,
                     bye_figure=bye_figure,
                     late_hands=late_hands,
+                    ranking=ranking,
+                    placement_points=placement_points,
                 ),
             )
             _check_in(event=event, players=players, joined=1)
@@ -134,6 +141,8 @@ def _event_fields(
     bye: Any,
     bye_figure: Any,
     late_hands: Any = Event.LateHands.COUNTED,
+    ranking: Any = Event.Ranking.SUM,
+    placement_points: Any = None,
 ) -> dict[str, Any]:
     if not isinstance(name, str):
         raise LedgerError.from_rules(RulesError("value.not_text", field="name"))
@@ -167,6 +176,9 @@ def _event_fields(
         bye_figure = None
     if late_hands not in Event.LateHands.values:
         raise LedgerError("event.choice", field="late_hands", choices=", ".join(Event.LateHands.values))
+    if ranking not in Event.Ranking.values:
+        raise LedgerError("event.choice", field="ranking", choices=", ".join(Event.Ranking.values))
+    points = _placement_points(ranking=ranking, given=placement_points, table_size=table_size)
     return {
         "name": name,
         "variant": rules.key,
@@ -178,7 +190,31 @@ def _event_fields(
         "bye": bye,
         "bye_figure": bye_figure,
         "late_hands": late_hands,
+        "ranking": ranking,
+        "placement_points": points,
     }
+
+
+# The placement points when the event names none: 4 / 2 / 1 / 0 at a table of four, else n − 1 … 0.
+PLACEMENT_DEFAULT = {4: [4, 2, 1, 0]}
+
+
+def _placement_points(*, ranking: str, given: Any, table_size: int) -> list[int]:
+    """`placement`: a point figure per place, best first, one per seat, never rising; `sum` takes none."""
+    if ranking != Event.Ranking.PLACEMENT:
+        if given:
+            raise LedgerError("event.placement_points", field="placement_points", n=table_size)
+        return []
+    if given is None:
+        return PLACEMENT_DEFAULT.get(table_size, list(range(table_size - 1, -1, -1)))
+    if (
+        not isinstance(given, list | tuple)
+        or len(given) != table_size
+        or any(isinstance(p, bool) or not isinstance(p, int) or abs(p) > ADJUSTMENT_MAX for p in given)
+        or any(a < b for a, b in itertools.pairwise(given))
+    ):
+        raise LedgerError("event.placement_points", field="placement_points", n=table_size)
+    return list(given)
 
 
 def event_check_in(*, event: Event, user: User, players: Sequence[Player | str]) -> list[EventPlayer]:

@@ -225,3 +225,17 @@ def test_a_round_with_a_length_states_when_it_ends_and_the_event_its_late_hands_
     made = Round.objects.get()
     assert drawn.json()["ends_at"] == made.ends_at.isoformat().replace("+00:00", "Z")
     assert made.ends_at - made.started_at == datetime.timedelta(minutes=40)
+
+
+def test_a_placement_event_states_its_points_and_each_seat_s_points(table):
+    created = _create(table, count=4, ranking="placement", placement_points=[5, 3, 1, 0])
+    assert (created.json()["ranking"], created.json()["placement_points"]) == ("placement", [5, 3, 1, 0])
+    event = created.json()["id"]
+    drawn = table.client("owner").post(f"/api/v1/events/{event}/rounds/", {"draw": "random"}, format="json")
+    session = drawn.json()["tables"][0]["session"]
+    table.client("owner").post(f"/api/v1/sessions/{session}/hands/", BENXI_EXAMPLE[0], format="json")
+    body = table.client("owner").get(f"/api/v1/events/{event}/standings/").json()
+    assert "5 / 3 / 1 / 0" in body["rule"]
+    # 本溪's partners share a result: two pairs tied, the winners share 5 and 3, the losers 1 and 0 (rounded down).
+    assert sorted(row["points_total"] for row in body["rows"]) == [0, 0, 4, 4]
+    assert all(row["seats"][0]["points"] == row["points_total"] for row in body["rows"])
