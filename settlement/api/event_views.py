@@ -321,8 +321,8 @@ def _seating_arg(value: Any) -> Seating | None:
         raise LedgerError.from_rules(RulesError("value.not_list", field="seating.tables"))
     if not isinstance(out, list):
         raise LedgerError.from_rules(RulesError("value.not_list", field="seating.sitting_out"))
-    for p in [*(p for t in tables for p in t), *out]:
-        if isinstance(p, bool) or not isinstance(p, int):
+    for p in [*(p for t in tables for p in t), *out]:  # player ids, checked whatever the draw (as the schema)
+        if isinstance(p, bool) or not isinstance(p, int) or p < 1:
             raise LedgerError.from_rules(RulesError("value.not_integer", field="seating"))
     return Seating(tables=tuple(tuple(t) for t in tables), sitting_out=tuple(out))
 

@@ -239,3 +239,12 @@ def test_a_placement_event_states_its_points_and_each_seat_s_points(table):
     # 本溪's partners share a result: two pairs tied, the winners share 5 and 3, the losers 1 and 0 (rounded down).
     assert sorted(row["points_total"] for row in body["rows"]) == [0, 0, 4, 4]
     assert all(row["seats"][0]["points"] == row["points_total"] for row in body["rows"])
+
+
+@pytest.mark.parametrize("draw", ["manual", "swiss"])
+def test_a_seating_that_is_not_player_ids_is_refused_whatever_the_draw(table, draw):
+    event = _create(table, count=4).json()["id"]
+    body = {"draw": draw, "seating": {"tables": [[1, 2, 3, 4]], "sitting_out": [-5]}}
+    refused = table.client("owner").post(f"/api/v1/events/{event}/rounds/", body, format="json")
+    assert (refused.status_code, refused.json()["field"]) == (400, "seating")
+    assert not Round.objects.exists()
