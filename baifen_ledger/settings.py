@@ -299,6 +299,11 @@ SPECTACULAR_SETTINGS = {
         {"name": "standings", "description": "Each player's figures across a club's sessions, as JSON or CSV."},
         {"name": "variants", "description": "The rules engine's variants: player counts, presets and options."},
         {
+            "name": "events",
+            "description": "A club's evenings and tournaments: check-in, rounds seated by a draw (each table an "
+            "ordinary session), the director's penalties and awards, the event standings.",
+        },
+        {
             "name": "tokens",
             "description": "Your personal API tokens: named, optionally expiring, stored hashed; the secret is "
             "shown once.",

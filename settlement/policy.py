@@ -8,6 +8,7 @@ session's state matters, the session:
 - read a club: any member;
 - write (open or import a session, record a hand, close a session): owners and scorekeepers;
 - record a hand: a writer, while the session is open;
+- direct an event (check in, draw a round, penalties and awards): owners and scorekeepers;
 - reopen a closed session, manage the club (rename and merge players too): owners;
 - correct or void a hand: owners and scorekeepers while the session is open, only owners once it is closed.
 """
@@ -46,6 +47,11 @@ def may_reopen(role: str | None, session: Session | None = None) -> bool:
 def may_revise(role: str | None, session: Session) -> bool:
     """Correct or void a hand: writers while the session is open, only owners once it is closed."""
     return may_write(role) and (session.is_open or role == Role.OWNER)
+
+
+def may_direct(role: str | None) -> bool:
+    """Direct an event (check players in, draw a round, adjust): the club's owner or a scorekeeper."""
+    return role in WRITE_ROLES
 
 
 def may_manage(role: str | None) -> bool:
@@ -94,6 +100,10 @@ def require_write(*, user: User, club_id: int) -> str:
 def require_write_role(role: str | None) -> str:
     """`require_write` for a role the service has read already (with the session's lock: one query for both)."""
     return _require(role, may_write, "owner or scorekeeper")
+
+
+def require_direct(*, user: User, club_id: int) -> str:
+    return _require(user_role(user=user, club_id=club_id), may_direct, "owner or scorekeeper")
 
 
 def require_reopen_role(role: str | None) -> str:

@@ -14,7 +14,7 @@ from django.http import Http404
 from django.utils.translation import get_language
 
 from .ledger import sql
-from .models import Hand, Membership, Player, Session, engine_lang
+from .models import Event, Hand, Membership, Player, Session, engine_lang
 
 
 def request_lang() -> str:
@@ -68,3 +68,13 @@ def get_player_for_user(user: Any, slug: str, player_id: int) -> tuple[Membershi
     if player is None:
         raise Http404("no such player")
     return membership, player
+
+
+def get_event_for_user(user: Any, event_id: int) -> tuple[Membership, Event]:
+    """The event with its club and the user's membership of that club (two queries)."""
+    event = Event.objects.select_related("club").filter(pk=event_id, club__memberships__user=user.pk).first()
+    if event is None:
+        raise Http404("no such event")
+    membership = Membership.objects.get(user=user.pk, club=event.club_id)
+    membership.club = event.club
+    return membership, event

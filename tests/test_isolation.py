@@ -93,6 +93,7 @@ ROUTES = [
     Row("api_player_detail", "get", READ),
     Row("api_player_detail", "patch", WRITE, {"name": "新名字"}),
     Row("api_player_merge", "post", WRITE, {"into": 0}),
+    Row("api_club_events", "post", WRITE, {"name": "周五晚", "variant": "baifen.benxi"}),
 ]
 IDS = [f"{row.name}-{row.method}" for row in ROUTES]
 SCOPED = {"slug", "session_id"}

@@ -36,6 +36,7 @@ SUBJECTS: dict[str, Callable[[Change, str], str]] = {
     "session": lambda change, slug: reverse("api_session_detail", args=[change.object_id]),
     "hand": lambda change, slug: reverse("api_hand_revisions", args=[change.session_id, change.number]),
     "player": lambda change, slug: reverse("api_player_detail", args=[slug, change.object_id]),
+    "event": lambda change, slug: reverse("api_event_standings", args=[change.object_id]),
 }
 
 

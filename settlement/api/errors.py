@@ -38,6 +38,9 @@ LEDGER_STATUS = {
     "hand.already_void": status.HTTP_409_CONFLICT,
     "hand.stale": status.HTTP_409_CONFLICT,
     "log.unreadable": status.HTTP_409_CONFLICT,
+    "round.tables_open": status.HTTP_409_CONFLICT,
+    "round.time_up": status.HTTP_409_CONFLICT,
+    "event.finished": status.HTTP_409_CONFLICT,
     "body.too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
 }
 

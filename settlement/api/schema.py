@@ -393,7 +393,18 @@ def by_variant(name: str, base: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 BODY_OPTIONAL = frozenset({"session_close", "session_reopen"})
-STRICT_BODIES = ("HandCorrect", "HandVoid", "ApiTokenCreate", "PatchedPlayerRename", "PlayerMerge")
+STRICT_BODIES = (
+    "HandCorrect",
+    "HandVoid",
+    "ApiTokenCreate",
+    "PatchedPlayerRename",
+    "PlayerMerge",
+    "EventCreate",
+    "CheckIn",
+    "RoundDraw",
+    "RoundSeating",
+    "AdjustmentCreate",
+)
 ERROR_REF = {"$ref": f"{REF}Error"}
 # Statuses any call can get besides its own, each in the one error shape.
 EVERY_CALL = {

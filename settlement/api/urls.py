@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import change_views, club_views, describe, errors, player_views, session_views, whatif_views
+from . import change_views, club_views, describe, errors, event_views, player_views, session_views, whatif_views
 
 session = "sessions/<int:session_id>/"
 hand = session + "hands/<int:number>/"
@@ -40,6 +40,11 @@ urlpatterns = [
     path(hand + "revisions/", session_views.hand_revisions, name="api_hand_revisions"),
     path(hand + "correct/", session_views.hand_correct, name="api_hand_correct"),
     path(hand + "void/", session_views.hand_void, name="api_hand_void"),
+    path("clubs/<slug:slug>/events/", event_views.club_events, name="api_club_events"),
+    path("events/<int:event_id>/players/", event_views.event_players, name="api_event_players"),
+    path("events/<int:event_id>/rounds/", event_views.event_rounds, name="api_event_rounds"),
+    path("events/<int:event_id>/adjustments/", event_views.event_adjustments, name="api_event_adjustments"),
+    path("events/<int:event_id>/standings/", event_views.event_standings, name="api_event_standings"),
     path("tokens/", club_views.tokens, name="api_tokens"),
     path("tokens/<int:token_id>/", club_views.token_detail, name="api_token_detail"),
     # Last: an address without its trailing slash (Django's APPEND_SLASH would answer a POST with a 301 that

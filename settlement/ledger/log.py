@@ -75,6 +75,24 @@ LEDGER_MESSAGES: Mapping[str, Any] = {
     "log.unreadable": _("the hand log no longer replays: {detail}"),
     "club.exists": _("there is already a club with the slug {slug}"),
     "document.invalid": _("this is not a club export: {detail}"),
+    "event.name_required": _("give the event a name"),
+    "event.table_size": _("a table of this variant seats {counts} players"),
+    "event.preset_unknown": _("unknown preset; one of: {choices}"),
+    "event.choice": _("one of: {choices}"),
+    "event.bye_figure": _("a bye counted as a stated figure needs that figure (a whole number)"),
+    "event.finished": _("the event is finished"),
+    "event.no_round": _("no round has been drawn yet"),
+    "event.player_not_in": _("this player is not checked in to the event"),
+    "round.tables_open": _("round {n} still has open tables ({tables}): close them first, or ask to close them"),
+    "round.not_found": _("there is no round {n} in this event"),
+    "adjustment.amount": _("the amount must be a whole number greater than 0"),
+    "client_key.reused:round": _("this key was already used for round {number}"),
+    "client_key.reused:adjustment": _("this key was already used for another adjustment"),
+    "event.placement_points": _(
+        "placement points: {n} whole numbers, one per place, best first and never rising (only with placement)"
+    ),
+    "round.time_up": _("round {n}'s time is up: the event refuses later hands unless the director allows them"),
+    "client_key.reused:event": _("this key was already used for a different event (event {number})"),
 }
 
 

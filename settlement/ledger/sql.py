@@ -18,8 +18,9 @@ from typing import Any
 
 from django.db import connections
 from django.db.models import Model
+from django.utils import timezone
 
-from ..models import Club, GameRow, Hand, HandState, Membership, Player, Session, SessionSeat
+from ..models import Club, Event, GameRow, Hand, HandState, Membership, Player, Round, RoundTable, Session, SessionSeat
 
 
 def _table(model: type[Model], using: str) -> str:
@@ -60,10 +61,17 @@ def _sql(using: str) -> dict[str, str]:
             f" ON m.{c(Membership, 'club')} = s.{c(Session, 'club')} AND m.{c(Membership, 'user')} = %s"
             f" WHERE s.{c(Session, 'id')} = %s"
         ),
+        # With the role, whether a hand now is late and refused: the session is a table of an event round whose
+        # clock has run out (`ends_at` before now), the event refuses late hands and the director has not allowed them.
         "session_lock": (
             f"SELECT s.*, (SELECT m.{c(Membership, 'role')} FROM {t(Membership)} m"
             f" WHERE m.{c(Membership, 'club')} = s.{c(Session, 'club')} AND m.{c(Membership, 'user')} = %s)"
-            f" AS user_role FROM {t(Session)} s WHERE s.{c(Session, 'id')} = %s {lock}"
+            f" AS user_role, (SELECT r.{c(Round, 'n')} FROM {t(RoundTable)} rt"
+            f" INNER JOIN {t(Round)} r ON r.{c(Round, 'id')} = rt.{c(RoundTable, 'round')}"
+            f" INNER JOIN {t(Event)} e ON e.{c(Event, 'id')} = r.{c(Round, 'event')}"
+            f" WHERE rt.{c(RoundTable, 'session')} = s.{c(Session, 'id')} AND e.{c(Event, 'late_hands')} = 'refused'"
+            f" AND r.{c(Round, 'late_allowed')} = %s AND r.{c(Round, 'ends_at')} < %s)"
+            f" AS late_round FROM {t(Session)} s WHERE s.{c(Session, 'id')} = %s {lock}"
         ),
         "session_players": (
             f"SELECT p.* FROM {t(Player)} p INNER JOIN {t(SessionSeat)} ss"
@@ -115,8 +123,12 @@ def session_version_for_member(*, session_id: int, user_id: int | None, using: s
 
 
 def session_lock(*, session_id: int, user_id: int | None, using: str = "default") -> tuple[Session, str | None]:
-    """The session row locked until the transaction ends, and the user's role in its club (None: not a member)."""
-    (session,) = Session.objects.raw(_sql(using)["session_lock"], [user_id, session_id]).using(using)
+    """The session row locked until the transaction ends, and the user's role in its club (None: not a member).
+
+    `session.late_round` is the number of the event round whose clock ran out, when the session is one of its
+    tables and a hand now would be refused (`Event.late_hands`); None otherwise (no event, no clock, in time)."""
+    now = connections[using].ops.adapt_datetimefield_value(timezone.now())
+    (session,) = Session.objects.raw(_sql(using)["session_lock"], [user_id, False, now, session_id]).using(using)
     return session, session.user_role  # type: ignore[attr-defined]
 
 

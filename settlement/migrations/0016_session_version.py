@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('settlement', '0014_event_logs_append_only'),
+        ('settlement', '0015_events'),
     ]
 
     operations = [

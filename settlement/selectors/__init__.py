@@ -9,6 +9,7 @@ against a replay: `ledger_verify`). `from settlement import selectors; selectors
 """
 
 from .changes import club_changes
+from .events import EventStandingRow, EventStandings, club_events, event_standings, event_tables
 from .integrity import GAME_FIELDS, ROW, SETTLEMENT_FIELDS, STATE_FIELDS, Difference, session_verify
 from .records import (
     HandListItem,
@@ -82,6 +83,8 @@ __all__ = [
     "BidFigures",
     "Difference",
     "EntryState",
+    "EventStandingRow",
+    "EventStandings",
     "GroupStats",
     "HandListItem",
     "HandRecord",
@@ -105,9 +108,12 @@ __all__ = [
     "User",
     "WhatIf",
     "club_changes",
+    "club_events",
     "club_players",
     "club_sessions",
     "club_sessions_page",
+    "event_standings",
+    "event_tables",
     "hand_history",
     "hand_record",
     "hand_result",

@@ -15,7 +15,8 @@ a user without a writing role in the club gets `PermissionDenied`.
 
 One module per subject: `sessions` (open, close, reopen, import, export, the
 operator's rebuild), `hands` (preview, record, correct, void), `players`
-(rename, merge), `tokens` (personal API tokens), `shares` (the share links), `backup` (a whole club's
+(rename, merge), `events` (an evening or tournament: create, check in, draw,
+adjust), `tokens` (personal API tokens), `shares` (the share links), `backup` (a whole club's
 export and restore), and `common` (the session lock, the derived rows'
 rebuild and the limits they share). `from settlement import services;
 services.hand_record(…)` keeps working.
@@ -33,6 +34,7 @@ from .common import (
     client_key_clean,
     hands_max,
 )
+from .events import adjustment_add, event_check_in, event_create, round_draw, round_late_allow
 from .hands import HandWrite, hand_correct, hand_preview, hand_preview_next, hand_record, hand_void
 from .players import player_merge, player_rename
 from .sessions import (
@@ -61,12 +63,15 @@ __all__ = [
     "LedgerError",
     "SessionWrite",
     "User",
+    "adjustment_add",
     "api_token_create",
     "api_token_hash",
     "api_token_revoke",
     "client_key_clean",
     "club_export",
     "club_import",
+    "event_check_in",
+    "event_create",
     "hand_correct",
     "hand_preview",
     "hand_preview_next",
@@ -75,6 +80,8 @@ __all__ = [
     "hands_max",
     "player_merge",
     "player_rename",
+    "round_draw",
+    "round_late_allow",
     "session_close",
     "session_derived_rebuild",
     "session_export",

@@ -24,6 +24,8 @@ holds everything those writers lock before the row (the player's sessions, then 
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -101,6 +103,15 @@ def client_key_clean(client_key: str) -> str:
     if len(client_key) > CLIENT_KEY_MAX:
         raise LedgerError("client_key.invalid", field="client_key")
     return client_key
+
+
+def request_digest(request: Any) -> str:
+    """What tells a retried write from another one under the same key: a hash of the canonical request.
+
+    Stored beside the key (`client_digest`); a retry under the key with another digest is `client_key.reused`.
+    """
+    canonical = json.dumps(request, ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def facts_stored(hand_input: Any, facts: Mapping[str, Any]) -> Any:

@@ -139,6 +139,9 @@ def hand_record(
                 return _record_repeat(session=session, hand=existing, hand_input=hand_input)
         if not session.is_open:
             raise LedgerError("session.closed", field="session")
+        late_round = getattr(session, "late_round", None)
+        if late_round is not None:  # an event round's clock ran out, and the event refuses late hands
+            raise LedgerError("round.time_up", field="hand", n=late_round)
         players = session_players(session=session)
         following = next_hand_load(session=session)
         number = following.number

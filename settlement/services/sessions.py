@@ -8,8 +8,6 @@ reopen it). An import writes a whole session document at once, all or nothing.
 from __future__ import annotations
 
 import datetime
-import hashlib
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +35,7 @@ from .common import (
     derived_rebuild,
     facts_stored,
     hands_limit,
+    request_digest,
     session_bump,
     session_lock,
 )
@@ -301,8 +300,7 @@ def _session_change(session: Session, kind: str) -> None:
 
 def _import_digest(document: Any, *, close: bool) -> str:
     """What tells a retried import from another one under the same key: a hash of the canonical request."""
-    canonical = json.dumps({"document": document, "close": close}, ensure_ascii=False, sort_keys=True)
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    return request_digest({"document": document, "close": close})
 
 
 def _players_resolve(*, club: Club, players: Sequence[Player | str]) -> tuple[list[Player], list[Player]]:

@@ -189,3 +189,27 @@ def test_a_page_costs_the_same_queries_whatever_its_limit(table, django_assert_n
     client.get(FEED)  # the token's first use writes its `last_used`
     with django_assert_num_queries(3):  # the token, the membership with its club, the changes
         client.get(FEED, {"limit": limit})
+
+
+def test_an_events_writes_are_changes_with_their_guests_and_tables(table):
+    client = table.client("owner")
+    body = {"name": "周五晚", "variant": "baifen.benxi", "players": [f"P{i}" for i in range(8)]}
+    event = client.post("/api/v1/clubs/laonian/events/", body, format="json").json()["id"]
+    start = _feed(client)["cursor"]
+    drawn = client.post(f"/api/v1/events/{event}/rounds/", {"draw": "random"}, format="json").json()
+    penalised = drawn["tables"][0]["players"][0]["id"]
+    adjustment = {"player": penalised, "kind": "penalty", "amount": 7, "reason": "出牌超时"}
+    assert client.post(f"/api/v1/events/{event}/adjustments/", adjustment, format="json").status_code == 201
+
+    after = _feed(client, after=start)["results"]
+
+    tables = [t["session"] for t in drawn["tables"]]
+    assert _brief(after) == [
+        *(("session.created", sid, sid, None, None, None) for sid in tables),
+        ("event.round_drawn", event, None, 1, None, None),
+        ("event.adjusted", event, None, 1, None, None),
+    ]
+    assert after[-1]["subject"] == "event" and after[-1]["url"].endswith(f"/api/v1/events/{event}/standings/")
+    made = _feed(client)["results"]
+    assert [e["kind"] for e in made].count("player.created") == 4 + 8  # the table fixture's four, the event's eight
+    assert ("event.created", event) in [(e["kind"], e["id"]) for e in made]

@@ -13,7 +13,19 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 
 from settlement import services
-from settlement.models import ApiToken, HandRevision, IdempotentAnswer, Player, PlayerEvent, Session, SessionEvent
+from settlement.models import (
+    Adjustment,
+    ApiToken,
+    Event,
+    EventPlayer,
+    HandRevision,
+    IdempotentAnswer,
+    Player,
+    PlayerEvent,
+    Round,
+    Session,
+    SessionEvent,
+)
 from tests.factories import BENXI_EXAMPLE, NAMES, make_player
 
 from .conftest import Table, assert_error
@@ -40,6 +52,26 @@ def _merge(table: Table) -> tuple[str, dict[str, Any], dict[str, Any]]:
     return _player(table) + "merge/", {"into": into}, {"into": into, "reason": "the same person"}
 
 
+EVENT = {"name": "周五晚", "variant": "baifen.benxi", "players": [f"P{i}" for i in range(8)]}
+
+
+def _event(table: Table, *, drawn: bool = False) -> str:
+    """An event of eight players (with a round drawn): its address."""
+    client = table.client("owner")
+    event = client.post("/api/v1/clubs/laonian/events/", EVENT, format="json").json()
+    url = f"/api/v1/events/{event['id']}/"
+    if drawn:
+        assert client.post(url + "rounds/", {"draw": "random"}, format="json").status_code == 201
+    return url
+
+
+def _penalty(table: Table) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    url = _event(table, drawn=True)
+    player = Event.objects.get().players.first().player_id
+    body = {"player": player, "kind": "penalty", "amount": 7, "reason": "出牌超时"}
+    return url + "adjustments/", body, {**body, "amount": 8}
+
+
 # operationId → (method, set-up giving the address, a body and another body)
 Setup = Callable[[Table], tuple[str, Any, Any]]
 WRITES: dict[str, tuple[str, Setup]] = {
@@ -64,6 +96,13 @@ WRITES: dict[str, tuple[str, Setup]] = {
     "tokens_create": ("post", lambda t: ("/api/v1/tokens/", {"name": "sheet"}, {"name": "phone"})),
     "player_rename": ("patch", lambda t: (_player(t), {"name": "王强"}, {"name": "王刚"})),
     "player_merge": ("post", _merge),
+    "club_event_create": (
+        "post",
+        lambda t: ("/api/v1/clubs/laonian/events/", EVENT, {**EVENT, "name": "周六晚"}),
+    ),
+    "event_check_in": ("post", lambda t: (_event(t) + "players/", {"players": ["晚到"]}, {"players": ["又一个"]})),
+    "event_round_draw": ("post", lambda t: (_event(t) + "rounds/", {"draw": "random"}, {"draw": "balanced"})),
+    "event_adjustment_add": ("post", _penalty),
 }
 
 
@@ -90,6 +129,10 @@ def _ledger() -> tuple[Any, ...]:
         sorted(Player.objects.values_list("name", "merged_into")),
         SessionEvent.objects.count(),
         PlayerEvent.objects.count(),
+        Event.objects.count(),
+        EventPlayer.objects.count(),
+        Round.objects.count(),
+        Adjustment.objects.count(),
     )
 
 

@@ -9,7 +9,7 @@ import yaml
 from django.core.management import call_command
 from rest_framework.authtoken.models import Token
 
-from settlement.models import Club, Session
+from settlement.models import Club, Event, Session
 
 from .conftest import assert_error, client_for
 
@@ -50,6 +50,11 @@ def test_the_schema_validates_without_a_warning(tmp_path):
         "player_detail",
         "player_rename",
         "player_merge",
+        "club_event_create",
+        "event_check_in",
+        "event_round_draw",
+        "event_adjustment_add",
+        "event_standings",
     }
     # Every operation documents the one error shape for the caller who is not logged in.
     for path in schema["paths"].values():
@@ -69,8 +74,13 @@ def test_api_seed_prints_a_working_token_and_runs_twice_without_adding_anything(
     call_command("api_seed", stdout=again)
     assert again.getvalue().strip() == key == Token.objects.get(user__username="api").key
     assert (Club.objects.count(), Session.objects.count()) == counts
-    assert Session.objects.filter(status="open").count() == 2
+    # Two open sittings, and the seeded event's first round: eight players at two open tables.
+    assert Session.objects.filter(status="open", event_table__isnull=True).count() == 2
+    assert Session.objects.filter(status="open", event_table__round__n=1).count() == 2
     client = client_for(Token.objects.get(key=key).user)
+    # The event schemathesis reaches (.ci/schemathesis.toml: `event_id = 1`, the first of a fresh database).
+    standings = client.get(f"/api/v1/events/{Event.objects.get().pk}/standings/").json()
+    assert (standings["rounds"], len(standings["rows"])) == (1, 8)
     assert client.get("/api/v1/clubs/").json()["results"][0]["role"] == "owner"
     assert client.get("/api/v1/clubs/api/sessions/").json()["count"] == counts[1]
 

@@ -1,8 +1,10 @@
-"""`python manage.py api_seed` — a club, an owner with an API token and a few sessions; prints the token.
+"""`python manage.py api_seed` — a club, an owner with an API token, a few sessions and an event; prints the token.
 
 For trying the API from a script and for CI's schemathesis run against a live
 server: `TOKEN=$(.venv/bin/python manage.py api_seed)`. Idempotent: running it
-again adds only what is missing and prints the same token.
+again adds only what is missing and prints the same token. The event has eight
+players checked in and a round drawn (its tables open), so every event path has
+real ids to reach.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from django.db import transaction
 from rest_framework.authtoken.models import Token
 
 from settlement import services
-from settlement.models import Club, Membership, Role, Session
+from settlement.models import Club, Event, Membership, Role, Session
 from settlement.rules.registry import VARIANTS
 
 from .demo_load import DEMO_DIR
@@ -24,6 +26,8 @@ from .demo_load import DEMO_DIR
 CLUB_SLUG, CLUB_NAME = "api", "百分俱乐部（API）"
 # These sittings stay open, so hands can be added, corrected and voided through the API.
 OPEN_DOCUMENTS = {"2026-11-28-benxi-300.json", "2026-11-15-erguai.json"}
+EVENT_NAME, EVENT_KEY = "周五晚（API）", "api-seed-event"
+EVENT_PLAYERS = ["老王", "小李", "阿强", "大刘", "小张", "老赵", "阿梅", "小陈"]
 
 
 class Command(BaseCommand):
@@ -52,4 +56,14 @@ class Command(BaseCommand):
                     services.session_import(
                         club=club, user=user, document=document, close=path.name not in OPEN_DOCUMENTS
                     )
+            if not Event.objects.filter(club=club, client_key=EVENT_KEY).exists():
+                event = services.event_create(
+                    club=club,
+                    user=user,
+                    name=EVENT_NAME,
+                    variant="baifen.benxi",
+                    players=EVENT_PLAYERS,
+                    client_key=EVENT_KEY,
+                )
+                services.round_draw(event=event, user=user, draw="balanced", seed=1)
         self.stdout.write(token.key)

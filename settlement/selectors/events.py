@@ -1,0 +1,224 @@
+"""Reads of events: a club's events, one event's rounds and tables, and its standings, each a fixed number of queries.
+
+The standings are read from the tables' stored rows (`SettlementRow` deltas plus `GameRow` adjustments: the
+total a table page shows for a seat) and the director's adjustments; nothing is replayed. An event plays one
+variant, so every figure is in that variant's unit (分, 注, 档 or 级) and nothing is added across units.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, replace
+
+from django.db.models import Count, QuerySet, Sum
+from django.utils.translation import gettext_lazy as _
+
+from ..models import (
+    Adjustment,
+    Club,
+    Event,
+    EventPlayer,
+    GameRow,
+    Player,
+    Round,
+    RoundTable,
+    SessionSeat,
+    SettlementRow,
+)
+
+PLACEMENT_RULE = _(
+    "placement points per table ({points}) by each table's totals; players tied at a table share the points of "
+    "the places they cover (rounded down); plus adjustments as points; a round sat out counts {bye}; equal points "
+    "are broken by the sum of table totals ({unit}), then share a rank"
+)
+
+# The rule as the standings state it, per bye rule (the unit filled in).
+RULE = {
+    Event.Bye.AVERAGE: _(
+        "the sum of each player's table totals ({unit}) plus adjustments; a round sat out counts the player's "
+        "average over the rounds played (rounded down); equal totals share a rank"
+    ),
+    Event.Bye.ZERO: _(
+        "the sum of each player's table totals ({unit}) plus adjustments; a round sat out counts 0; "
+        "equal totals share a rank"
+    ),
+    Event.Bye.FIGURE: _(
+        "the sum of each player's table totals ({unit}) plus adjustments; a round sat out counts {figure}; "
+        "equal totals share a rank"
+    ),
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableSeat:
+    round: int
+    table: int
+    session_id: int
+    seat: int
+    total: int  # the seat's total at that table: hand deltas plus game adjustments
+    hands: int
+    points: int | None = None  # `placement`: the placement points this seat earned at its table
+
+
+@dataclass(frozen=True, kw_only=True)
+class EventStandingRow:
+    player: Player
+    rank: int
+    total: int  # tables + byes + adjustments
+    tables_total: int
+    byes: int  # rounds sat out
+    bye_total: int
+    adjustments_total: int
+    seats: tuple[TableSeat, ...]
+    adjustments: tuple[Adjustment, ...]
+    points_total: int | None = None  # `placement`: the placement points over the tables (then `total` ranks them)
+
+
+@dataclass(frozen=True, kw_only=True)
+class EventStandings:
+    event: Event
+    rule: str
+    unit: str
+    rounds: int
+    rows: tuple[EventStandingRow, ...]
+
+
+def club_events(*, club: Club) -> QuerySet[Event]:
+    return Event.objects.filter(club=club).order_by("-date", "-id")
+
+
+def event_tables(*, event: Event) -> list[RoundTable]:
+    """Every table of the event, round by round, with its session (one query)."""
+    return list(
+        RoundTable.objects.filter(round__event=event).select_related("round", "session").order_by("round__n", "number")
+    )
+
+
+def _placed(by_player: dict[int, list[TableSeat]], points: list[int]) -> dict[int, list[TableSeat]]:
+    """Each seat with its placement points: its table's seats ordered by total, best first; seats tied on a total
+    share the points of the places they cover, each the share rounded down."""
+    tables: dict[int, list[tuple[int, TableSeat]]] = defaultdict(list)
+    for player_id, played in by_player.items():
+        for seat in played:
+            tables[seat.session_id].append((player_id, seat))
+    placed: dict[int, list[TableSeat]] = defaultdict(list)
+    for seated in tables.values():
+        seated.sort(key=lambda pair: -pair[1].total)
+        place = 0
+        while place < len(seated):
+            tied = [pair for pair in seated[place:] if pair[1].total == seated[place][1].total]
+            covered = points[place : place + len(tied)]
+            share = sum(covered) // len(tied) if covered else 0
+            for player_id, seat in tied:
+                placed[player_id].append(replace(seat, points=share))
+            place += len(tied)
+    return placed
+
+
+def event_standings(*, event: Event) -> EventStandings:
+    """The event's standings (`RULE`): seven queries whatever the number of players, rounds and tables."""
+    players = [ep.player for ep in EventPlayer.objects.filter(event=event).select_related("player").order_by("id")]
+    rounds = list(Round.objects.filter(event=event).order_by("n"))
+    tables = {
+        table.session_id: table for table in RoundTable.objects.filter(round__event=event).select_related("round")
+    }
+    sessions = list(tables)
+    seats = SessionSeat.objects.filter(session_id__in=sessions).values_list("session_id", "seat", "player_id")
+    hands = {
+        (row["session_id"], row["seat"]): row
+        for row in SettlementRow.objects.filter(session_id__in=sessions)
+        .values("session_id", "seat")
+        .annotate(total=Sum("delta"), hands=Count("id"))
+    }
+    games = {
+        (row["session_id"], row["seat"]): row["adjustment"] or 0
+        for row in GameRow.objects.filter(session_id__in=sessions)
+        .values("session_id", "seat")
+        .annotate(adjustment=Sum("adjustment"))
+    }
+    by_player: dict[int, list[TableSeat]] = defaultdict(list)
+    for session_id, seat, player_id in seats:
+        hand_row = hands.get((session_id, seat), {})
+        table = tables[session_id]
+        by_player[player_id].append(
+            TableSeat(
+                round=table.round.n,
+                table=table.number,
+                session_id=session_id,
+                seat=seat,
+                total=(hand_row.get("total") or 0) + games.get((session_id, seat), 0),
+                hands=hand_row.get("hands", 0),
+            )
+        )
+    placement = event.ranking == Event.Ranking.PLACEMENT
+    if placement:
+        by_player = _placed(by_player, list(event.placement_points))
+    adjustments: dict[int, list[Adjustment]] = defaultdict(list)
+    for adjustment in Adjustment.objects.filter(event=event).order_by("created_at", "id"):
+        adjustments[adjustment.player_id].append(adjustment)
+    byes: dict[int, int] = defaultdict(int)
+    for r in rounds:
+        for player_id in r.sitting_out:
+            byes[player_id] += 1
+
+    unranked = []
+    for player in players:
+        played = sorted(by_player.get(player.pk, []), key=lambda s: (s.round, s.table))
+        tables_total = sum(s.total for s in played)
+        points_total = sum(s.points or 0 for s in played) if placement else None
+        ranked_on = points_total if points_total is not None else tables_total
+        bye_count = byes.get(player.pk, 0)
+        if event.bye == Event.Bye.AVERAGE:
+            per_bye = ranked_on // len(played) if played else 0
+        elif event.bye == Event.Bye.FIGURE:
+            per_bye = event.bye_figure or 0
+        else:
+            per_bye = 0
+        own = tuple(adjustments.get(player.pk, []))
+        adjustments_total = sum(a.signed for a in own)
+        unranked.append(
+            (
+                player,
+                ranked_on + per_bye * bye_count + adjustments_total,
+                tables_total,
+                bye_count,
+                per_bye * bye_count,
+                adjustments_total,
+                tuple(played),
+                own,
+                points_total,
+            )
+        )
+    # Under placement, equal points are broken by the sum of table totals; under the sum that is the total itself.
+    unranked.sort(key=lambda row: (-row[1], -row[2], row[0].name, row[0].pk))
+    rows = []
+    for i, row in enumerate(unranked):
+        player, total, tables_total, bye_count, bye_total, adjustments_total, played, own, points_total = row
+        tied = rows and rows[-1].total == total and (not placement or rows[-1].tables_total == tables_total)
+        rank = rows[-1].rank if tied else i + 1
+        rows.append(
+            EventStandingRow(
+                player=player,
+                rank=rank,
+                total=total,
+                tables_total=tables_total,
+                byes=bye_count,
+                bye_total=bye_total,
+                adjustments_total=adjustments_total,
+                seats=played,
+                adjustments=own,
+                points_total=points_total,
+            )
+        )
+    unit = event.unit
+    if placement:
+        bye = {
+            Event.Bye.AVERAGE: _("the player's average"),
+            Event.Bye.ZERO: "0",
+            Event.Bye.FIGURE: str(event.bye_figure),
+        }[event.bye]
+        points = " / ".join(str(p) for p in event.placement_points)
+        rule = str(PLACEMENT_RULE).format(points=points, bye=bye, unit=unit)
+    else:
+        rule = str(RULE[event.bye]).format(unit=unit, figure=event.bye_figure)
+    return EventStandings(event=event, rule=rule, unit=unit, rounds=len(rounds), rows=tuple(rows))
