@@ -79,7 +79,7 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
         choices = [(k, variant_label(k)) for k in VARIANTS]
         return render(request, "settlement/event_new.html", {**base, "variants": choices})
     rules = VARIANTS[key]
-    spec = options_spec(key, request_lang())
+    spec = options_spec(rules, request_lang())
     form_args: dict[str, Any] = {
         "players": _club_players(club.pk),
         "presets": [(p.key, p.label) for p in spec.presets],

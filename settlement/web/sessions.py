@@ -22,6 +22,7 @@ from ..presentation.options import option_rows
 from ..presentation.sessions import event_lines
 from ..rules.entry import variant_default_players
 from ..rules.registry import VARIANTS
+from ..selectors.event_pages import session_event
 from ..scoping import get_membership_for_user, get_session_for_user, int_param, request_lang
 from .forms import SessionOpenForm
 
@@ -128,6 +129,7 @@ def session_detail(request: HttpRequest, slug: str, session_id: int) -> HttpResp
         "results": record.results,
         "players": record.players,
         "events": event_lines(events=selectors.session_events(session=session), lang=request_lang()),
+        "event_table": session_event(session=session),
         **policy.session_flags(membership.role, session),
         "options": option_rows(variant=session.variant, options=session.options, lang=request_lang()),
     }

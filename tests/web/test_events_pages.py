@@ -13,7 +13,7 @@ from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, 
 
 pytestmark = pytest.mark.django_db
 
-NAMES = [f"选手{i:02}" for i in range(8)]
+NAMES = [f"选手{i:02}" for i in range(9)]
 
 
 def _english(client):
@@ -122,7 +122,7 @@ def test_the_event_page_shows_players_rounds_tables_and_standings_with_their_rul
     assert all(name in page for name in NAMES)
     assert reverse("table", args=[club.slug, table.session.pk]) in page
     assert reverse("session_detail", args=[club.slug, table.session.pk]) in page
-    rule = "the sum of each player" if lang == "en" else "每位选手各桌总分之和"
+    rule = "the sum of each player" if lang == "en" else "每位玩家各桌总分"
     assert rule in page
     assert ("Sitting out:" if lang == "en" else "轮空：") in page
 
@@ -201,7 +201,7 @@ def test_a_manual_draw_is_also_a_csv_upload(owner_client):
 
     client, club, owner = owner_client
     event = _event(club, owner)
-    upload = SimpleUploadedFile("seating.csv", f"{','.join(NAMES[:4])}\r\n{','.join(NAMES[4:])}\r\n".encode())
+    upload = SimpleUploadedFile("seating.csv", f"{','.join(NAMES[:4])}\r\n{','.join(NAMES[4:8])}\r\n".encode())
     assert client.post(_url("event_draw", event), {"draw": "manual", "seating_csv": upload}).status_code == 302
     second = Round.objects.get(event=event).tables.get(number=2).session
     assert list(second.seats.order_by("seat").values_list("player__name", flat=True)) == NAMES[4:8]

@@ -20,8 +20,15 @@ from ...services.events import ADJUSTMENT_MAX, EVENT_NAME_MAX
 GUESTS_MAX = 200  # names typed in one go
 CSV_MAX_BYTES = 64 * 1024
 
+BYES = (
+    (Event.Bye.AVERAGE, _("the player's average over the rounds they played")),
+    (Event.Bye.ZERO, _("nothing (0)")),
+    (Event.Bye.FIGURE, _("a figure stated below")),
+)
+KINDS = ((Adjustment.Kind.PENALTY, _("Penalty")), (Adjustment.Kind.AWARD, _("Award")))
+
 DRAWS = (
-    (DrawMethod.RANDOM, _("random")),
+    (DrawMethod.RANDOM, _("random: a seeded shuffle")),
     (DrawMethod.BALANCED, _("balanced: fewest repeated partners, then opponents")),
     (DrawMethod.SWISS, _("swiss: neighbours in the standings together")),
     (DrawMethod.MANUAL, _("manual: the seating below")),
@@ -74,7 +81,7 @@ class EventNewForm(_Players):
     venue = forms.CharField(label=_("Venue"), max_length=100, required=False)
     preset = forms.ChoiceField(label=_("Preset"), required=False)
     table_size = forms.TypedChoiceField(label=_("Players at a table"), coerce=int)
-    bye = forms.ChoiceField(label=_("A round sat out counts"), choices=Event.Bye.choices, initial=Event.Bye.AVERAGE)
+    bye = forms.ChoiceField(label=_("A round sat out counts"), choices=BYES, initial=Event.Bye.AVERAGE)
     bye_figure = forms.IntegerField(
         label=_("The figure for a round sat out"),
         required=False,
@@ -198,7 +205,7 @@ def seating_parse(text: str, *, entries: list[EventPlayer]) -> Seating:
 
 class AdjustmentForm(_Keyed):
     player = forms.ModelChoiceField(label=_("Player"), queryset=Player.objects.none())
-    kind = forms.ChoiceField(label=_("What"), choices=Adjustment.Kind.choices, widget=forms.RadioSelect)
+    kind = forms.ChoiceField(label=_("What"), choices=KINDS, widget=forms.RadioSelect)
     amount = forms.IntegerField(label=_("Amount"), min_value=1, max_value=ADJUSTMENT_MAX)
     reason = forms.CharField(label=_("Reason"), max_length=500)
     round_n = forms.IntegerField(label=_("Round"), required=False, min_value=1)
