@@ -132,7 +132,6 @@ def event_screen_etag(*, event: Event, lang: str) -> str:
     return '"ev-' + "-".join(str(part) for part in parts) + '"'
 
 
-
 @dataclass(frozen=True, kw_only=True)
 class SessionEvent:
     event: Event

@@ -43,7 +43,7 @@ def _screen_context(membership: Membership, event: Event) -> dict[str, Any]:
         "current": current,
         "tables": tables,
         # The standings column shows as many rows as the screen holds; the rest are on the event page.
-        "top": standings.rows[: max(8, 16 - 2 * len(tables))],
+        "top": standings.rows[: 12 if len(tables) <= 4 else 10],
         "wide": len(tables) > 4,
     }
 

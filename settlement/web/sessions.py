@@ -22,8 +22,8 @@ from ..presentation.options import option_rows
 from ..presentation.sessions import event_lines
 from ..rules.entry import variant_default_players
 from ..rules.registry import VARIANTS
-from ..selectors.event_pages import session_event
 from ..scoping import get_membership_for_user, get_session_for_user, int_param, request_lang
+from ..selectors.event_pages import session_event
 from .forms import SessionOpenForm
 
 # Hands per page of the session page, newest first: the API's page (`GET sessions/{id}/`). Each hand is most of

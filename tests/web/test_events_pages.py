@@ -57,7 +57,7 @@ def test_the_club_navigation_links_to_the_events(owner_client):
 
 
 def test_a_new_event_is_made_from_the_form_with_members_and_guests(owner_client):
-    client, club, owner = owner_client
+    client, club, _ = owner_client
     members = [make_player(club, name) for name in ("甲", "乙")]
     url = reverse("event_new", args=[club.slug]) + "?variant=baifen.benxi"
     assert client.get(url).status_code == 200
@@ -243,7 +243,12 @@ def test_a_penalty_is_counted_and_listed_with_its_reason_in_the_standings_detail
 
 @pytest.mark.parametrize(
     ("change", "field"),
-    [({"amount": "0"}, "amount"), ({"reason": ""}, "reason"), ({"kind": "bonus"}, "kind"), ({"round_n": "9"}, "round_n")],
+    [
+        ({"amount": "0"}, "amount"),
+        ({"reason": ""}, "reason"),
+        ({"kind": "bonus"}, "kind"),
+        ({"round_n": "9"}, "round_n"),
+    ],
 )
 def test_a_bad_adjustment_is_refused_naming_the_field(owner_client, change, field):
     client, club, owner = owner_client

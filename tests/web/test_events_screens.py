@@ -28,7 +28,9 @@ def _url(name, event, **extra):
     return reverse(name, kwargs={"slug": event.club.slug, "event_id": event.pk, **extra})
 
 
-@pytest.mark.parametrize(("lang", "words"), [("zh-hans", ["1 号桌", "排名", "第 1 轮"]), ("en", ["Table 1", "Standings", "Round 1"])])
+@pytest.mark.parametrize(
+    ("lang", "words"), [("zh-hans", ["1 号桌", "排名", "第 1 轮"]), ("en", ["Table 1", "Standings", "Round 1"])]
+)
 def test_the_big_screen_shows_every_table_and_the_standings(owner_client, lang, words):
     client, club, owner = owner_client
     event = _event(club, owner)
@@ -73,7 +75,9 @@ def test_the_big_screen_fragment_changes_with_an_adjustment(owner_client):
 
 
 @pytest.mark.parametrize("count", [8, 40])
-def test_the_big_screen_reads_a_fixed_number_of_queries_whatever_the_tables(owner_client, count, django_assert_num_queries):
+def test_the_big_screen_reads_a_fixed_number_of_queries_whatever_the_tables(
+    owner_client, count, django_assert_num_queries
+):
     client, club, owner = owner_client
     event = _event(club, owner, count=count)
     cache.clear()  # the fragment is kept under its ETag: the first reader after a write renders it
@@ -130,7 +134,7 @@ def test_a_session_of_an_event_links_back_to_its_event(owner_client):
 
 
 def test_another_clubs_table_cards_are_not_found(owner_client):
-    client, club, _ = owner_client
+    client, _club, _ = owner_client
     other = make_club(slug="west")
     event = _event(other, make_member(other), count=8)
     assert client.get(_url("event_cards", event, n=1)).status_code == 404

@@ -92,9 +92,7 @@ class EventNewForm(_Players):
 
     field_order = ("name", "date", "venue", "preset", "table_size", "bye", "bye_figure", "members", "guests")
 
-    def __init__(
-        self, *args: Any, presets: list[tuple[str, str]], counts: list[int], **kwargs: Any
-    ) -> None:
+    def __init__(self, *args: Any, presets: list[tuple[str, str]], counts: list[int], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["preset"].choices = presets or [("", "-")]
         self.fields["table_size"].choices = [(n, str(n)) for n in counts]
@@ -133,7 +131,9 @@ class DrawForm(_Keyed):
         label=_("Manual seating"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 4}),
-        help_text=_("A table a line, its players in seat order separated by commas; a last line “out: …” for those sitting out."),
+        help_text=_(
+            "A table a line, its players in seat order separated by commas; a last line “out: …” for those sitting out."
+        ),
     )
     seating_csv = forms.FileField(label=_("…or a CSV file, in the same shape"), required=False)
     length_minutes = forms.IntegerField(label=_("Round length (minutes)"), required=False, min_value=1, max_value=600)
@@ -193,9 +193,7 @@ def seating_parse(text: str, *, entries: list[EventPlayer]) -> Seating:
             elif cell.lstrip("#").isdigit() and int(cell.lstrip("#")) in ids:
                 found.append(int(cell.lstrip("#")))
             else:
-                raise forms.ValidationError(
-                    _("“%(name)s” is not checked in to the event."), params={"name": cell[:40]}
-                )
+                raise forms.ValidationError(_("“%(name)s” is not checked in to the event."), params={"name": cell[:40]})
         if target is None:
             tables.append(tuple(found))
         else:

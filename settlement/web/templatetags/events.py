@@ -21,7 +21,12 @@ def adjustment_kind(kind: str) -> str:
     return str(KINDS.get(kind, kind))
 
 
-DRAWS = {"random": _("random draw"), "balanced": _("balanced draw"), "swiss": _("swiss draw"), "manual": _("manual seating")}
+DRAWS = {
+    "random": _("random draw"),
+    "balanced": _("balanced draw"),
+    "swiss": _("swiss draw"),
+    "manual": _("manual seating"),
+}
 
 
 @register.filter
