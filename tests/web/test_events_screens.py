@@ -50,12 +50,14 @@ def test_the_event_page_with_view_tv_opens_the_big_screen(owner_client):
     assert response.status_code == 302 and response["Location"] == _url("event_screen", event)
 
 
-def test_the_big_screen_fragment_is_a_304_until_a_hand_is_recorded(owner_client):
+def test_the_big_screen_fragment_is_a_304_until_a_hand_is_recorded(owner_client, django_assert_num_queries):
     client, club, owner = owner_client
     event = _event(club, owner)
     first = client.get(_url("event_screen_live", event))
     assert first.status_code == 200 and first["ETag"]
-    again = client.get(_url("event_screen_live", event), HTTP_IF_NONE_MATCH=first["ETag"])
+    # django session, user, event, membership; the ETag's four aggregates: nothing else for a screen up to date
+    with django_assert_num_queries(8):
+        again = client.get(_url("event_screen_live", event), HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 304 and again.content == b""
     session = event.rounds.get().tables.get(number=1).session
     record_hands(session, owner, BENXI_EXAMPLE[:1])
