@@ -167,6 +167,7 @@ TEMPLATES = [
             "libraries": {
                 "ledger": "settlement.web.templatetags.ledger",
                 "share": "settlement.web.templatetags.share",
+                "events": "settlement.web.templatetags.events",
             },
         },
     },

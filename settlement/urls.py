@@ -1,11 +1,26 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from .web import clubs, hands, offline, players, sessions, share, stats, table, tokens, undo, whatif
+from .web import (
+    clubs,
+    event_screens,
+    events,
+    hands,
+    offline,
+    players,
+    sessions,
+    share,
+    stats,
+    table,
+    tokens,
+    undo,
+    whatif,
+)
 from .web.forms.login import LoginForm
 
 session = "clubs/<slug:slug>/sessions/<int:session_id>/"
 hand = session + "hands/<int:number>/"
+event = "clubs/<slug:slug>/events/<int:event_id>/"
 
 urlpatterns = [
     path("", clubs.home, name="home"),
@@ -26,6 +41,17 @@ urlpatterns = [
     path("clubs/<slug:slug>/standings/", stats.standings, name="standings"),
     path("clubs/<slug:slug>/standings.csv", stats.standings_download, {"kind": "csv"}, name="standings_csv"),
     path("clubs/<slug:slug>/standings.xlsx", stats.standings_download, {"kind": "xlsx"}, name="standings_xlsx"),
+    path("clubs/<slug:slug>/events/", events.event_list, name="event_list"),
+    path("clubs/<slug:slug>/events/new/", events.event_new, name="event_new"),
+    path(event, events.event_detail, name="event_detail"),
+    path(event + "players/", events.event_check_in, name="event_check_in"),
+    path(event + "leave/", events.event_leave, name="event_leave"),
+    path(event + "rounds/", events.event_draw, name="event_draw"),
+    path(event + "adjustments/", events.event_adjust, name="event_adjust"),
+    path(event + "screen/", event_screens.event_screen, name="event_screen"),
+    path(event + "screen/live/", event_screens.event_screen_live, name="event_screen_live"),
+    path(event + "rounds/<int:n>/cards/", event_screens.event_cards, name="event_cards"),
+    path(event + "results/", event_screens.event_results, name="event_results"),
     path("clubs/<slug:slug>/sessions/new/", sessions.session_new, name="session_new"),
     path(session, sessions.session_detail, name="session_detail"),
     path(session + "export/", sessions.session_export, name="session_export"),

@@ -33,6 +33,7 @@ class Change(AppendOnly):
         # An event's: `object_id` is the event, `number` the round where there is one.
         EVENT_CREATED = "event.created", _("event created")
         EVENT_CHECKED_IN = "event.checked_in", _("players checked in")
+        EVENT_LEFT = "event.left", _("a player left")
         EVENT_ROUND_DRAWN = "event.round_drawn", _("round drawn")
         EVENT_ADJUSTED = "event.adjusted", _("penalty or award")
 

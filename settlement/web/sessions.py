@@ -23,6 +23,7 @@ from ..presentation.sessions import event_lines
 from ..rules.entry import variant_default_players
 from ..rules.registry import VARIANTS
 from ..scoping import get_membership_for_user, get_session_for_user, int_param, request_lang
+from ..selectors.event_pages import session_event
 from .forms import SessionOpenForm
 
 # Hands per page of the session page, newest first: the API's page (`GET sessions/{id}/`). Each hand is most of
@@ -129,6 +130,7 @@ def session_detail(request: HttpRequest, slug: str, session_id: int) -> HttpResp
         "results": record.results,
         "players": record.players,
         "events": event_lines(events=selectors.session_events(session=session), lang=request_lang()),
+        "event_table": session_event(session=session),
         **policy.session_flags(membership.role, session),
         "options": option_rows(variant=session.variant, options=session.options, lang=request_lang()),
     }

@@ -94,8 +94,8 @@ def test_the_session_page_pages_its_hands_newest_first(owner_client, django_asse
     assert [int(n) for n in re.findall(r'id="hand-(\d+)"', last)] == list(range(20, 0, -1))
     assert 'rel="next"' not in last and f'href="{_url("session_detail", session)}?page=5"' in last
     assert client.get(_url("session_detail", session) + "?page=7").status_code == 404
-    # django session, user, session + membership, club, seats, state, revisions, events
-    with django_assert_num_queries(8):
+    # django session, user, session + membership, club, seats, state, revisions, events, the event it is a table of
+    with django_assert_num_queries(9):
         client.get(_url("session_detail", session) + "?page=2")
 
 

@@ -227,10 +227,11 @@ def test_the_session_record_costs_the_same_queries_for_2_or_20_hands(owner_clien
         session=long, user=owner, number=6, hand_input=BENXI_EXAMPLE[0] | {"captured": 10}, reason="x"
     )
     # django session, user, session + membership, club, seats, the state after the last hand (and the log's
-    # last number), the page's revisions with their stored states, closings and reopenings
-    with django_assert_num_queries(8):
+    # last number), the page's revisions with their stored states, closings and reopenings, the event it is a
+    # table of (none)
+    with django_assert_num_queries(9):
         client.get(_session_url("session_detail", short))
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(9):
         client.get(_session_url("session_detail", long))
     with django_assert_num_queries(8):  # and the hand
         client.get(_session_url("hand_detail", long, number=6))

@@ -1,0 +1,122 @@
+"""An event's screens for the room: the big screen (every table's live totals and the standings, for a TV), the
+printable table cards (each with its table's QR code, which opens that table's entry page) and the printable
+final results.
+
+The big screen follows the room as the share page follows a table (`web/share.py`: why polling): `share.js`
+asks `screen/live/` every 2 s with the ETag it has; nothing new is a 304 after four aggregate queries.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import parse_etags
+from django.utils.translation import get_language
+from django.views.decorators.http import require_GET
+
+from .. import selectors
+from ..models import Event, Membership, variant_label
+from ..presentation.qr import share_qr_svg
+from ..selectors import event_pages
+from .events import _get_event_for_user
+
+LIVE_CACHE_SECONDS = 600
+
+
+def _screen_context(membership: Membership, event: Event) -> dict[str, Any]:
+    standings = selectors.event_standings(event=event)
+    rounds = event_pages.event_rounds(event=event, standings=standings)
+    current = rounds[-1] if rounds else None
+    tables = current.tables if current else ()
+    return {
+        "screen_club": membership.club,  # not `club`: the big screen has no club navigation
+        "event": event,
+        "variant_name": variant_label(event.variant),
+        "standings": standings,
+        "current": current,
+        "tables": tables,
+        # The standings column shows as many rows as the screen holds; the rest are on the event page.
+        "top": standings.rows[: 12 if len(tables) <= 4 else 10],
+        "wide": len(tables) > 4,
+    }
+
+
+def _fresh(response: HttpResponse) -> HttpResponse:
+    patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, ("Cookie", "Accept-Language"))
+    return response
+
+
+@login_required
+@require_GET
+def event_screen(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    """The big screen: without JavaScript a reload shows the newest figures; with it, it follows the room."""
+    membership, event = _get_event_for_user(request, slug, event_id)
+    ctx = _screen_context(membership, event)
+    ctx["etag"] = event_pages.event_screen_etag(event=event, lang=get_language())
+    return _fresh(render(request, "settlement/event_screen.html", ctx))
+
+
+@login_required
+@require_GET
+def event_screen_live(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    """The big screen's changing part, or 304 when nothing changed since the ETag the screen has."""
+    membership, event = _get_event_for_user(request, slug, event_id)
+    etag = event_pages.event_screen_etag(event=event, lang=get_language())
+    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        key = f"event-screen:{event.pk}:{etag}"
+        body = cache.get(key)
+        if body is None:
+            body = render_to_string("settlement/event_screen_live.html", _screen_context(membership, event), request)
+            cache.set(key, body, LIVE_CACHE_SECONDS)
+        response = HttpResponse(body)
+    response["ETag"] = etag
+    return _fresh(response)
+
+
+@login_required
+def event_cards(request: HttpRequest, slug: str, event_id: int, n: int) -> HttpResponse:
+    """A card per table of round `n`: the table, its players in seat order, and a QR code of its entry page."""
+    membership, event = _get_event_for_user(request, slug, event_id)
+    standings = selectors.event_standings(event=event)
+    found = next((r for r in event_pages.event_rounds(event=event, standings=standings) if r.round.n == n), None)
+    if found is None:
+        raise Http404("no such round")
+    cards = []
+    for table in found.tables:
+        url = request.build_absolute_uri(reverse("table", args=[slug, table.session.pk]))
+        cards.append({"table": table, "url": url, "qr": share_qr_svg(url=url)})
+    ctx = {
+        "club": membership.club,
+        "membership": membership,
+        "event": event,
+        "variant_name": variant_label(event.variant),
+        "round": found,
+        "cards": cards,
+    }
+    return render(request, "settlement/event_cards.html", ctx)
+
+
+@login_required
+def event_results(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    """The final results to print: the standings, their rule and every adjustment with its reason."""
+    membership, event = _get_event_for_user(request, slug, event_id)
+    standings = selectors.event_standings(event=event)
+    ctx = {
+        "club": membership.club,
+        "membership": membership,
+        "event": event,
+        "variant_name": variant_label(event.variant),
+        "standings": standings,
+        "adjustments": event_pages.event_adjustments(event=event),
+    }
+    return render(request, "settlement/event_results.html", ctx)

@@ -1,0 +1,261 @@
+"""The director's event pages: a club's events, a new event, and the event page (check-in, late arrivals and
+leaving, the draw, each round's seating and tables' progress, the standings with the director's adjustments).
+
+Every lookup goes through `_get_event_for_user` (another club's event is a 404); a viewer's write is a 403. The
+services write, the selectors read; a refusal is shown on the form's field it names, in the reader's language.
+The big screen, the table cards and the printable results are `event_screens`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.forms import Form
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from .. import policy, selectors
+from ..ledger import LedgerError
+from ..models import Event, Membership, Player, variant_label
+from ..rules.draws import DrawMethod
+from ..rules.entry import options_spec
+from ..rules.registry import VARIANTS
+from ..scoping import get_event_for_user, get_membership_for_user, request_lang
+from ..selectors import event_pages
+from ..services import event_attendance
+from ..services import events as event_services
+from .forms.event import AdjustmentForm, CheckInForm, DrawForm, EventNewForm, LeaveForm
+
+
+def _get_event_for_user(request: HttpRequest, slug: str, event_id: int) -> tuple[Membership, Event]:
+    """The event, if it is the club `slug`'s and the user is a member of it (else 404)."""
+    membership, event = get_event_for_user(request.user, event_id)
+    if event.club.slug != slug:
+        raise Http404("no such event")
+    return membership, event
+
+
+def _club_players(club_id: int) -> Any:
+    return Player.objects.filter(club_id=club_id, merged_into__isnull=True).order_by("is_guest", "name")
+
+
+def _field(form: Form, error: LedgerError, fallback: str | None = None) -> str | None:
+    """The form field a service refusal belongs to (None: the whole form)."""
+    name = error.field.split("[")[0].split(".")[0]
+    if name == "players":
+        name = "guests"
+    if name in ("options", "variant"):
+        name = "preset"
+    if name == "round":
+        name = "round_n"
+    return name if name in form.fields else fallback
+
+
+@login_required
+def event_list(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = get_membership_for_user(request.user, slug)
+    events = list(selectors.club_events(club=membership.club)[:100])
+    ctx = {"club": membership.club, "membership": membership, "events": events, **_director(membership)}
+    return render(request, "settlement/event_list.html", ctx)
+
+
+def _director(membership: Membership) -> dict[str, bool]:
+    return {"can_direct": policy.may_direct(membership.role)}
+
+
+@login_required
+def event_new(request: HttpRequest, slug: str) -> HttpResponse:
+    """First the variant (a list of links, so no script is needed), then the event's form for that variant."""
+    membership = get_membership_for_user(request.user, slug)
+    policy.deny_unless(policy.may_direct(membership.role))
+    club = membership.club
+    key = request.GET.get("variant")
+    base = {"club": club, "membership": membership}
+    if key not in VARIANTS:
+        choices = [(k, variant_label(k)) for k in VARIANTS]
+        return render(request, "settlement/event_new.html", {**base, "variants": choices})
+    rules = VARIANTS[key]
+    spec = options_spec(rules, request_lang())
+    form_args: dict[str, Any] = {
+        "players": _club_players(club.pk),
+        "presets": [(p.key, p.label) for p in spec.presets],
+        "counts": sorted(rules.player_counts),
+    }
+    if request.method == "POST":
+        form = EventNewForm(request.POST, **form_args)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                event = event_services.event_create(
+                    club=club,
+                    user=request.user,
+                    name=data["name"],
+                    variant=key,
+                    date=data["date"],
+                    venue=data["venue"],
+                    preset=data["preset"],
+                    table_size=data["table_size"],
+                    players=form.players(),
+                    bye=data["bye"],
+                    bye_figure=data["bye_figure"],
+                    client_key=data["client_key"],
+                )
+            except LedgerError as error:
+                form.add_error(_field(form, error), error.message(request_lang()))
+            else:
+                return redirect("event_detail", slug=club.slug, event_id=event.pk)
+    else:
+        form = EventNewForm(initial={"date": timezone.localdate()}, **form_args)
+    ctx = {**base, "form": form, "variant": key, "variant_name": variant_label(key)}
+    return render(request, "settlement/event_new.html", ctx, status=400 if form.errors else 200)
+
+
+def _detail(request: HttpRequest, membership: Membership, event: Event, **forms: Form) -> dict[str, Any]:
+    entries = event_pages.event_players(event=event)
+    standings = selectors.event_standings(event=event)
+    rounds = event_pages.event_rounds(event=event, standings=standings)
+    adjustments = event_pages.event_adjustments(event=event)
+    by_player: dict[int, list[Any]] = {}
+    for adjustment in adjustments:
+        by_player.setdefault(adjustment.player_id, []).append(adjustment)
+    next_round = len(rounds) + 1
+    club = membership.club
+    defaults: dict[str, Form] = {
+        "check_in_form": CheckInForm(players=_club_players(club.pk).exclude(pk__in=[e.player_id for e in entries])),
+        "leave_form": LeaveForm(entries=entries),
+        "draw_form": DrawForm(entries=entries, initial={"close_open": bool(rounds and rounds[-1].open_tables)}),
+        "adjustment_form": AdjustmentForm(entries=entries, initial={"kind": "penalty", "round_n": len(rounds) or None}),
+    }
+    return {
+        "club": club,
+        "membership": membership,
+        "event": event,
+        "variant_name": variant_label(event.variant),
+        "entries": entries,
+        "playing": [e for e in entries if e.joined <= next_round and (e.left is None or e.left >= next_round)],
+        "next_round": next_round,
+        "rounds": rounds,
+        "current": rounds[-1] if rounds else None,
+        "standings": standings,
+        "adjustments": by_player,
+        "all_adjustments": adjustments,
+        "is_finished": event.state == Event.State.FINISHED,
+        **_director(membership),
+        **defaults,
+        **forms,
+    }
+
+
+@login_required
+def event_detail(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    membership, event = _get_event_for_user(request, slug, event_id)
+    if request.GET.get("view") == "tv":
+        return redirect("event_screen", slug=slug, event_id=event.pk)
+    return render(request, "settlement/event_detail.html", _detail(request, membership, event))
+
+
+def _refused(request: HttpRequest, membership: Membership, event: Event, name: str, form: Form) -> HttpResponse:
+    ctx = _detail(request, membership, event, **{name: form})
+    return render(request, "settlement/event_detail.html", ctx, status=400)
+
+
+def _back(event: Event, anchor: str) -> HttpResponse:
+    return redirect(reverse("event_detail", args=[event.club.slug, event.pk]) + f"#{anchor}")
+
+
+def _director_event(request: HttpRequest, slug: str, event_id: int) -> tuple[Membership, Event]:
+    membership, event = _get_event_for_user(request, slug, event_id)
+    policy.deny_unless(policy.may_direct(membership.role))
+    return membership, event
+
+
+@login_required
+@require_POST
+def event_check_in(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    membership, event = _director_event(request, slug, event_id)
+    form = CheckInForm(request.POST, players=_club_players(event.club_id))
+    if form.is_valid():
+        try:
+            event_services.event_check_in(event=event, user=request.user, players=form.players())
+        except LedgerError as error:
+            form.add_error(_field(form, error, "guests"), error.message(request_lang()))
+        else:
+            return _back(event, "players")
+    return _refused(request, membership, event, "check_in_form", form)
+
+
+@login_required
+@require_POST
+def event_leave(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    membership, event = _director_event(request, slug, event_id)
+    form = LeaveForm(request.POST, entries=event_pages.event_players(event=event))
+    if form.is_valid():
+        try:
+            event_attendance.event_player_leave(event=event, user=request.user, player=form.cleaned_data["player"])
+        except LedgerError as error:
+            form.add_error(_field(form, error, "player"), error.message(request_lang()))
+        else:
+            return _back(event, "players")
+    return _refused(request, membership, event, "leave_form", form)
+
+
+@login_required
+@require_POST
+def event_draw(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    membership, event = _director_event(request, slug, event_id)
+    form = DrawForm(request.POST, request.FILES, entries=event_pages.event_players(event=event))
+    if form.is_valid():
+        data = form.cleaned_data
+        ranking: list[int] = []
+        if data["draw"] == DrawMethod.SWISS:
+            ranking = [row.player.pk for row in selectors.event_standings(event=event).rows]
+        try:
+            event_services.round_draw(
+                event=event,
+                user=request.user,
+                draw=data["draw"],
+                seating=data["parsed"],
+                ranking=ranking,
+                close_open=data["close_open"],
+                length_minutes=data["length_minutes"],
+                client_key=data["client_key"],
+            )
+        except LedgerError as error:
+            fallback = "seating" if data["draw"] == DrawMethod.MANUAL else "draw"
+            if error.field.startswith("seating"):
+                error_field: str | None = "seating"
+            else:
+                error_field = _field(form, error, fallback)
+            form.add_error(error_field, error.message(request_lang()))
+        else:
+            return _back(event, "round")
+    return _refused(request, membership, event, "draw_form", form)
+
+
+@login_required
+@require_POST
+def event_adjust(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    membership, event = _director_event(request, slug, event_id)
+    form = AdjustmentForm(request.POST, entries=event_pages.event_players(event=event))
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            event_services.adjustment_add(
+                event=event,
+                user=request.user,
+                player=data["player"],
+                kind=data["kind"],
+                amount=data["amount"],
+                reason=data["reason"],
+                round_n=data["round_n"],
+                client_key=data["client_key"],
+            )
+        except LedgerError as error:
+            form.add_error(_field(form, error, "player"), error.message(request_lang()))
+        else:
+            return _back(event, "standings")
+    return _refused(request, membership, event, "adjustment_form", form)

@@ -1,0 +1,213 @@
+"""The director's event forms: a new event, players checked in, a round's draw (manual also as a CSV upload) and
+an adjustment. They parse what was typed; the services decide (and their refusals land on the field they name).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import uuid
+from typing import Any
+
+from django import forms
+from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy as _
+
+from ...models import Adjustment, Event, EventPlayer, Player
+from ...rules.draws import DrawMethod, Seating
+from ...services.events import ADJUSTMENT_MAX, EVENT_NAME_MAX
+
+GUESTS_MAX = 200  # names typed in one go
+CSV_MAX_BYTES = 64 * 1024
+
+BYES = (
+    (Event.Bye.AVERAGE, _("the player's average over the rounds they played")),
+    (Event.Bye.ZERO, _("nothing (0)")),
+    (Event.Bye.FIGURE, _("a figure stated below")),
+)
+KINDS = ((Adjustment.Kind.PENALTY, _("Penalty")), (Adjustment.Kind.AWARD, _("Award")))
+
+DRAWS = (
+    (DrawMethod.RANDOM, _("random: a seeded shuffle")),
+    (DrawMethod.BALANCED, _("balanced: fewest repeated partners, then opponents")),
+    (DrawMethod.SWISS, _("swiss: neighbours in the standings together")),
+    (DrawMethod.MANUAL, _("manual: the seating below")),
+)
+
+
+def _guest_names(text: str) -> list[str]:
+    names = [line.strip() for line in text.replace(",", "\n").replace("，", "\n").splitlines()]
+    return [n for n in names if n]
+
+
+class _Keyed(forms.Form):
+    client_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["client_key"].initial = uuid.uuid4().hex
+
+
+class _Players(_Keyed):
+    members = forms.ModelMultipleChoiceField(
+        label=_("Club players"), queryset=Player.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    guests = forms.CharField(
+        label=_("Guests"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("One name a line (or separated by commas); a name the club has is that player."),
+    )
+
+    def __init__(self, *args: Any, players: QuerySet[Player], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["members"].queryset = players
+
+    def clean_guests(self) -> list[str]:
+        names = _guest_names(self.cleaned_data.get("guests") or "")
+        if len(names) > GUESTS_MAX:
+            raise forms.ValidationError(_("At most %(n)d names at once."), params={"n": GUESTS_MAX})
+        return names
+
+    def players(self) -> list[Player | str]:
+        return [*self.cleaned_data["members"], *self.cleaned_data["guests"]]
+
+
+class EventNewForm(_Players):
+    """Name, date, venue, preset, table size, how a bye counts and the players checked in."""
+
+    name = forms.CharField(label=_("Name"), max_length=EVENT_NAME_MAX)
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    venue = forms.CharField(label=_("Venue"), max_length=100, required=False)
+    preset = forms.ChoiceField(label=_("Preset"), required=False)
+    table_size = forms.TypedChoiceField(label=_("Players at a table"), coerce=int)
+    bye = forms.ChoiceField(label=_("A round sat out counts"), choices=BYES, initial=Event.Bye.AVERAGE)
+    bye_figure = forms.IntegerField(
+        label=_("The figure for a round sat out"),
+        required=False,
+        min_value=-ADJUSTMENT_MAX,
+        max_value=ADJUSTMENT_MAX,
+        help_text=_("Only when a round sat out counts a stated figure."),
+    )
+
+    field_order = ("name", "date", "venue", "preset", "table_size", "bye", "bye_figure", "members", "guests")
+
+    def __init__(self, *args: Any, presets: list[tuple[str, str]], counts: list[int], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["preset"].choices = presets or [("", "-")]
+        self.fields["table_size"].choices = [(n, str(n)) for n in counts]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("bye") == Event.Bye.FIGURE and data.get("bye_figure") is None:
+            self.add_error("bye_figure", _("Give the figure a round sat out counts."))
+        return data
+
+
+class CheckInForm(_Players):
+    """More players, from the next round on."""
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not self.errors and not data.get("members") and not data.get("guests"):
+            self.add_error("members", _("Pick a player or type a guest's name."))
+        return data
+
+
+class LeaveForm(forms.Form):
+    player = forms.ModelChoiceField(label=_("Player"), queryset=Player.objects.none())
+
+    def __init__(self, *args: Any, entries: list[EventPlayer], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = Player.objects.filter(pk__in=[e.player_id for e in entries if e.left is None])
+
+
+class DrawForm(_Keyed):
+    """The draw: a method; for `manual` a table a line (names or ids, comma-separated, in seat order), typed or
+    uploaded as CSV; optionally closing the last round's open tables with it."""
+
+    draw = forms.ChoiceField(label=_("Draw"), choices=DRAWS, initial=DrawMethod.BALANCED, widget=forms.RadioSelect)
+    seating = forms.CharField(
+        label=_("Manual seating"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=_(
+            "A table a line, its players in seat order separated by commas; a last line “out: …” for those sitting out."
+        ),
+    )
+    seating_csv = forms.FileField(label=_("…or a CSV file, in the same shape"), required=False)
+    length_minutes = forms.IntegerField(label=_("Round length (minutes)"), required=False, min_value=1, max_value=600)
+    close_open = forms.BooleanField(label=_("Close the last round's open tables"), required=False)
+
+    def __init__(self, *args: Any, entries: list[EventPlayer], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.entries = entries
+
+    def clean_seating_csv(self) -> str:
+        upload = self.cleaned_data.get("seating_csv")
+        if not upload:
+            return ""
+        if upload.size > CSV_MAX_BYTES:
+            raise forms.ValidationError(_("The file is too large (at most 64 KB)."))
+        try:
+            return upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise forms.ValidationError(_("The file is not UTF-8 text.")) from error
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("draw") != DrawMethod.MANUAL:
+            data["parsed"] = None
+            return data
+        field = "seating_csv" if data.get("seating_csv") else "seating"
+        text = data.get("seating_csv") or data.get("seating") or ""
+        if not text.strip():
+            self.add_error("seating", _("A manual draw needs the seating."))
+            return data
+        try:
+            data["parsed"] = seating_parse(text, entries=self.entries)
+        except forms.ValidationError as error:
+            self.add_error(field, error)
+        return data
+
+
+def seating_parse(text: str, *, entries: list[EventPlayer]) -> Seating:
+    """A table a CSV row (names or ids of checked-in players, in seat order); a row starting `out:` lists byes."""
+    by_name = {e.player.name: e.player_id for e in entries}
+    ids = {e.player_id for e in entries}
+    tables: list[tuple[int, ...]] = []
+    out: list[int] = []
+    for row in csv.reader(io.StringIO(text.replace("，", ","))):
+        cells = [c.strip() for c in row if c.strip()]
+        if not cells:
+            continue
+        target = None
+        head = cells[0].split(":", 1) if ":" in cells[0] else cells[0].split("：", 1)
+        if len(head) == 2 and head[0].strip().lower() in ("out", "bye", "轮空"):
+            cells = [head[1].strip(), *cells[1:]] if head[1].strip() else cells[1:]
+            target = out
+        found = []
+        for cell in cells:
+            if cell in by_name:
+                found.append(by_name[cell])
+            elif cell.lstrip("#").isdigit() and int(cell.lstrip("#")) in ids:
+                found.append(int(cell.lstrip("#")))
+            else:
+                raise forms.ValidationError(_("“%(name)s” is not checked in to the event."), params={"name": cell[:40]})
+        if target is None:
+            tables.append(tuple(found))
+        else:
+            out.extend(found)
+    return Seating(tables=tuple(tables), sitting_out=tuple(out))
+
+
+class AdjustmentForm(_Keyed):
+    player = forms.ModelChoiceField(label=_("Player"), queryset=Player.objects.none())
+    kind = forms.ChoiceField(label=_("What"), choices=KINDS, widget=forms.RadioSelect)
+    amount = forms.IntegerField(label=_("Amount"), min_value=1, max_value=ADJUSTMENT_MAX)
+    reason = forms.CharField(label=_("Reason"), max_length=500)
+    round_n = forms.IntegerField(label=_("Round"), required=False, min_value=1)
+
+    def __init__(self, *args: Any, entries: list[EventPlayer], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = Player.objects.filter(pk__in=[e.player_id for e in entries])
