@@ -18,7 +18,18 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from settlement import services
-from settlement.models import Hand, HandRevision, Player, PlayerEvent, Role, Session
+from settlement.models import (
+    Adjustment,
+    Event,
+    EventPlayer,
+    Hand,
+    HandRevision,
+    Player,
+    PlayerEvent,
+    Role,
+    Round,
+    Session,
+)
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, make_session, record_hands
 
 pytestmark = pytest.mark.django_db
@@ -94,6 +105,18 @@ ROUTES = [
     Row("api_player_detail", "patch", WRITE, {"name": "新名字"}),
     Row("api_player_merge", "post", WRITE, {"into": 0}),
     Row("api_club_events", "post", WRITE, {"name": "周五晚", "variant": "baifen.benxi"}),
+    Row("event_list", "get", READ),
+    Row("event_new", "get", WRITE),
+    Row("event_new", "post", WRITE, {"name": "周六晚"}),
+    Row("event_detail", "get", READ),
+    Row("event_check_in", "post", WRITE, {"guests": "晚到"}),
+    Row("event_leave", "post", WRITE, {}),
+    Row("event_draw", "post", WRITE, {"draw": "random"}),
+    Row("event_adjust", "post", WRITE, {"kind": "penalty", "amount": "5", "reason": "超时"}),
+    Row("event_screen", "get", READ),
+    Row("event_screen_live", "get", READ),
+    Row("event_cards", "get", READ),
+    Row("event_results", "get", READ),
 ]
 IDS = [f"{row.name}-{row.method}" for row in ROUTES]
 SCOPED = {"slug", "session_id"}
@@ -132,7 +155,11 @@ def world() -> World:
         session = make_session(club, owner, players=[player, "乙", "丙", "丁"])
         record_hands(session, owner, BENXI_EXAMPLE[:2])
         services.share_create(session=session, user=owner)  # so that its printable card is there to refuse
-        objects[key] = {"club": club, "owner": owner, "player": player, "session": session}
+        event = services.event_create(
+            club=club, user=owner, name=f"周五晚 {key}", variant="baifen.benxi", players=[f"E{i}" for i in range(8)]
+        )
+        services.round_draw(event=event, user=owner, draw="random", seed=1)  # its round's cards to refuse
+        objects[key] = {"club": club, "owner": owner, "player": player, "session": session, "event": event}
     ours = objects["ours"]
     return World(ours, objects["theirs"], make_member(ours["club"], Role.VIEWER), objects["theirs"]["owner"])
 
@@ -148,6 +175,8 @@ def _url(name: str, target: dict[str, Any], slug: str | None = None) -> str:
         "session_id": target["session"].pk,
         "number": 1,
         "player_id": target["player"].pk,
+        "event_id": target["event"].pk,
+        "n": 1,
     }
     return reverse(name, kwargs={k: v for k, v in params.items() if k in _params(name)})
 
@@ -171,6 +200,10 @@ def _ledger() -> tuple[int, ...]:
         Player.objects.count(),
         PlayerEvent.objects.count(),
         tuple(Player.objects.order_by("pk").values_list("name", "merged_into")),
+        Event.objects.count(),
+        tuple(EventPlayer.objects.order_by("pk").values_list("player", "left")),
+        Round.objects.count(),
+        Adjustment.objects.count(),
     )
 
 

@@ -13,6 +13,7 @@ from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_f
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 
 from settlement import policy, selectors, services
 from settlement.ledger import LedgerError
@@ -30,6 +31,7 @@ from .common import (
     idempotency_key,
     key_errors,
     object_body,
+    query_none,
 )
 from .schema import CLEAN_TEXT, NAME_TEXT, REASON_TEXT, variant_name
 
@@ -326,8 +328,9 @@ def _seating_arg(value: Any) -> Seating | None:
     return Seating(tables=tuple(tuple(t) for t in tables), sitting_out=tuple(out))
 
 
-def _created(body: dict[str, Any], *, replayed: bool) -> Response:
-    headers = {"Idempotent-Replayed": "true"} if replayed else {}
+def _created(body: dict[str, Any], *, replayed: bool, location: str) -> Response:
+    """A 201 with `Location`: the event made, or for a round or an adjustment the standings they count in."""
+    headers = {"Location": location, **({"Idempotent-Replayed": "true"} if replayed else {})}
     return Response(body, status=status.HTTP_201_CREATED, headers=headers)
 
 
@@ -386,7 +389,21 @@ def club_events(request: Request, slug: str) -> Response:
             ranking=body.get("ranking", Event.Ranking.SUM),
             placement_points=body.get("placement_points"),
         )
-    return _created(_event_body(event), replayed=existed)
+    location = reverse("api_event_detail", args=[event.pk], request=request)
+    return _created(_event_body(event), replayed=existed, location=location)
+
+
+@extend_schema(
+    operation_id="event_retrieve",
+    tags=["events"],
+    summary="The event: its rules, state and the players checked in",
+    responses={200: EventSerializer, **READ_ERRORS},
+)
+@api_endpoint("GET")
+def event_detail(request: Request, event_id: int) -> Response:
+    query_none(request)
+    _, event = get_event_for_user(request.user, event_id)
+    return Response(_event_body(event))
 
 
 @extend_schema(
@@ -452,7 +469,8 @@ def event_rounds(request: Request, event_id: int) -> Response:
             length_minutes=_int_arg(body, "length_minutes"),
             client_key=key,
         )
-    return _created(_round_body(made), replayed=existed)
+    location = reverse("api_event_standings", args=[event.pk], request=request)
+    return _created(_round_body(made), replayed=existed, location=location)
 
 
 @extend_schema(
@@ -497,7 +515,8 @@ def event_adjustments(request: Request, event_id: int) -> Response:
         "round": made.round.n,
         "reason": made.reason,
     }
-    return _created(body_out, replayed=existed)
+    location = reverse("api_event_standings", args=[event.pk], request=request)
+    return _created(body_out, replayed=existed, location=location)
 
 
 @extend_schema(

@@ -41,6 +41,7 @@ urlpatterns = [
     path(hand + "correct/", session_views.hand_correct, name="api_hand_correct"),
     path(hand + "void/", session_views.hand_void, name="api_hand_void"),
     path("clubs/<slug:slug>/events/", event_views.club_events, name="api_club_events"),
+    path("events/<int:event_id>/", event_views.event_detail, name="api_event_detail"),
     path("events/<int:event_id>/players/", event_views.event_players, name="api_event_players"),
     path("events/<int:event_id>/rounds/", event_views.event_rounds, name="api_event_rounds"),
     path("events/<int:event_id>/adjustments/", event_views.event_adjustments, name="api_event_adjustments"),

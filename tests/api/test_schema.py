@@ -33,6 +33,7 @@ def test_the_schema_validates_without_a_warning(tmp_path):
         "session_reopen",
         "session_what_if",
         "club_changes",
+        "event_retrieve",
         "hand_revisions",
         "tokens_list",
         "club_standings_csv",
@@ -157,14 +158,21 @@ def test_the_schema_declares_the_headers_a_client_relies_on(schema):
                 response["headers"]
             )
     writes = [op for path in schema["paths"].values() for method, op in path.items() if method in ("post", "patch")]
-    assert len(writes) == 11
+    assert len(writes) == 15
     for op in writes:
         key = next(p for p in op["parameters"] if p["in"] == "header" and p["name"] == "Idempotency-Key")
         assert key["schema"]["maxLength"] == 255
         for code, response in op["responses"].items():
             assert ("Idempotent-Replayed" in response["headers"]) == code.startswith("2"), (op["operationId"], code)
     made = {name for name, op in operations.items() if "201" in op["responses"]}
-    assert made == {"club_sessions_import", "hand_record", "tokens_create"}
+    assert made == {
+        "club_sessions_import",
+        "hand_record",
+        "tokens_create",
+        "club_event_create",
+        "event_round_draw",
+        "event_adjustment_add",
+    }
     for name in made:
         assert "Location" in operations[name]["responses"]["201"]["headers"]
 
