@@ -60,6 +60,9 @@
     window.history.replaceState(null, "", url);
     document.title = page.title;
     document.body.replaceWith(document.adoptNode(page.body));
+    /* The worker keeps the table page it serves offline; it did not see this one (fetched, not navigated to). */
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (worker) worker.postMessage({ keep: url.split("#")[0], html: html });
     var target = window.location.hash && document.getElementById(window.location.hash.slice(1));
     if (target) target.scrollIntoView();
     else window.scrollTo(0, 0);

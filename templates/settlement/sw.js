@@ -122,7 +122,9 @@ function cacheFirst(request) {
   });
 }
 
-/* A page opened before this worker controlled it asks to be kept (offline.js), so it opens offline too. */
+/* A page opened before this worker controlled it asks to be kept (offline.js), so it opens offline too; so does
+   the table page a recorded hand landed on, with its HTML (table.js fetched it and put it in place: the worker
+   saw no navigation), so the kept copy has that hand without loading the page again. */
 self.addEventListener("message", function (event) {
   var data = event.data || {};
   if (!data.keep) return;
@@ -130,8 +132,13 @@ self.addEventListener("message", function (event) {
   if (url.origin !== self.location.origin) return;
   var isTable = TABLE.test(url.pathname);
   if (!isTable && !SHARE.test(url.pathname)) return;
-  event.waitUntil(fetch(url.href, { credentials: "same-origin" }).then(function (response) {
-    if (!keepable(response)) return null;
+  var page = typeof data.html === "string"
+    ? Promise.resolve(new Response(data.html, { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } }))
+    : fetch(url.href, { credentials: "same-origin" }).then(function (response) {
+      return keepable(response) ? response : null;
+    });
+  event.waitUntil(page.then(function (response) {
+    if (!response) return null;
     var copies = [keep(pageKey(url), response.clone())];
     if (isTable) copies.push(keep(self.location.origin + LAST_TABLE, response.clone()));
     return Promise.all(copies);

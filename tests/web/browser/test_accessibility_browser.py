@@ -171,11 +171,12 @@ def test_the_table_page_by_keyboard_alone_record_fix_and_void(new_page, live_ser
     page.goto(table)
     keys = Keyboard(page)
 
-    # The first stop is the skip link; Enter on it puts the focus on the content.
-    keys.tab_to("a.skip", limit=1)
-    expect(page.locator("a.skip")).to_be_in_viewport()
+    # The first stop is the skip link to the hand entry; Enter on it puts the focus on its first field (the
+    # dealer, chosen already); the skip link to the page's content comes next.
+    keys.tab_to("a.skip-entry", limit=1)
+    expect(page.locator("a.skip-entry")).to_be_in_viewport()
     page.keyboard.press("Enter")
-    assert page.evaluate("() => document.activeElement.id") == "main"
+    assert page.evaluate("() => document.activeElement.id") == "dealer-0"
 
     # Hand 1 (rules/baifen.md): dealer seat 0 is chosen already; declarer 甲 (the first seat), bid 80 (the
     # first bid open to place 0), 15 captured: 80 + 15 = 95 ≤ 100, made.
