@@ -355,6 +355,10 @@ def schema_components(result: dict[str, Any], generator: Any, request: Any, publ
             body = operation.get("requestBody")
             if body is not None and operation.get("operationId") not in BODY_OPTIONAL:
                 body["required"] = True
+            if method in ("post", "patch"):  # every write takes a key, and a key sent with another request is a 409
+                operation.setdefault("responses", {}).setdefault(
+                    "409", {"description": KEY_REUSED, "content": {"application/json": {"schema": ERROR_REF}}}
+                )
             _statuses_complete(operation)
             if method in ("post", "patch"):
                 _idempotency_declared(operation)
@@ -407,6 +411,7 @@ STRICT_BODIES = (
 )
 ERROR_REF = {"$ref": f"{REF}Error"}
 # Statuses any call can get besides its own, each in the one error shape.
+KEY_REUSED = "the `Idempotency-Key` went with another request before (`client_key.reused`)"
 EVERY_CALL = {
     "406": "the `Accept` header asks for a format this address does not give",
     "429": "too many requests: wait `Retry-After` seconds",

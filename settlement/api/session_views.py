@@ -60,11 +60,14 @@ HAND_EXAMPLES = [
 
 
 def _document_nulls(document: Any) -> None:
-    """`date` and `venue` are text or left out, as the schema says (the engine alone would take a null)."""
+    """`date` and `venue` are text, `options` an object, or left out, as the schema says (the engine alone would
+    take a null)."""
     if isinstance(document, dict):
         for key in ("date", "venue"):
             if key in document and document[key] is None:
                 raise LedgerError.from_rules(RulesError("value.not_text", field=key))
+        if "options" in document and document["options"] is None:  # the engine would read null as no options
+            raise LedgerError.from_rules(RulesError("value.not_object", field="options"))
 
 
 def _session_body(session: Session, results: dict[str, Any]) -> dict[str, Any]:

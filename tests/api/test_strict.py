@@ -92,6 +92,12 @@ def test_a_null_venue_or_date_in_a_document_is_refused(table, key):
     assert_error(response, 400, "value.not_text", field=key)
 
 
+def test_null_options_in_a_document_are_refused_not_read_as_none_given(table):
+    document = {"variant": "shengji", "players": ["甲", "乙", "丙", "丁"], "hands": [], "options": None}
+    response = table.client("owner").post("/api/v1/clubs/laonian/sessions/", document, format="json")
+    assert_error(response, 400, "value.not_object", field="options")
+
+
 @pytest.mark.parametrize(
     ("path", "body", "field"),
     [
