@@ -1,6 +1,7 @@
 """Events: a club's evening or tournament, its checked-in players, rounds (each table a session) and adjustments.
 
-docs/events.md tells the whole of it; the services (`services/events.py`) write these rows, the selectors read them.
+docs/events.md tells the whole of it; the services (`services/events.py`, `rounds.py`, `adjustments.py`) write these
+rows, the selectors read them.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ services.hand_record(…)` keeps working.
 """
 
 from ..ledger import LedgerError
+from .adjustments import adjustment_add
 from .backup import CLUB_FORMAT, CLUB_FORMAT_VERSION, club_export, club_import
 from .common import (
     CLIENT_KEY_MAX,
@@ -34,9 +35,10 @@ from .common import (
     client_key_clean,
     hands_max,
 )
-from .events import adjustment_add, event_check_in, event_create, round_draw, round_late_allow
+from .events import event_check_in, event_create, event_player_leave
 from .hands import HandWrite, hand_correct, hand_preview, hand_preview_next, hand_record, hand_void
 from .players import player_merge, player_rename
+from .rounds import round_draw, round_late_allow
 from .sessions import (
     SessionWrite,
     session_close,
@@ -72,6 +74,7 @@ __all__ = [
     "club_import",
     "event_check_in",
     "event_create",
+    "event_player_leave",
     "hand_correct",
     "hand_preview",
     "hand_preview_next",

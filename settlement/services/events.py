@@ -1,17 +1,15 @@
-"""Events: a club's evening or tournament. Create it, check players in, draw a round, adjust a player's result.
+"""Events: a club's evening or tournament. Create it, check players in, let a player leave.
 
-A round's tables are ordinary sessions (their pages, share links, receipts, corrections work as for any
-session), made with the round in one transaction and linked to it by `RoundTable` rows. The seating comes from
-the engine's pure draw (`rules.draws.seating_draw`), its seed stored with the round so it can be drawn again.
-Adjustments are append-only, like the hand log. Every write here needs a director: the club's owner or a
-scorekeeper (`policy.may_direct`).
+Its rounds are drawn in `services/rounds.py` and the director's adjustments added in `services/adjustments.py`;
+the helpers all three share (the event row's lock, the refusal once it is finished, the feed's notes, a
+client key's replay) are here. Every write needs a director: the club's owner or a scorekeeper
+(`policy.may_direct`).
 """
 
 from __future__ import annotations
 
 import datetime
 import itertools
-import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,13 +20,12 @@ from .. import policy
 from ..ledger import LedgerError
 from ..ledger.changes import ChangeNote, changes_append
 from ..ledger.values import json_clean, name_clean
-from ..models import Adjustment, Change, Club, Event, EventPlayer, Player, Round, RoundTable, Session, SessionSeat
+from ..models import Change, Club, Event, EventPlayer, Player, Session
 from ..rules.base import RulesError
-from ..rules.draws import DrawMethod, Seating, seating_draw
-from ..rules.options import options_dump, options_resolve
+from ..rules.options import options_resolve
 from ..rules.registry import VARIANTS
-from .common import REASON_MAX, VENUE_MAX, User, client_key_clean, request_digest
-from .sessions import _players_resolve, session_close
+from .common import VENUE_MAX, User, client_key_clean, request_digest
+from .sessions import _players_resolve
 
 EVENT_NAME_MAX = Event._meta.get_field("name").max_length or 100
 # The largest amount an adjustment may carry: far beyond any table's total, well inside a BIGINT.
@@ -87,7 +84,7 @@ def event_create(
             policy.require_direct(user=user, club_id=club.pk)
             existing = Event.objects.filter(club=club, client_key=client_key).first() if client_key else None
             if existing is not None:
-                return _keyed(existing, digest=digest, subject="event")
+                return keyed_replay(existing, digest=digest, subject="event")
             event = Event.objects.create(
                 club=club,
                 created_by=user,
@@ -109,12 +106,12 @@ def event_create(
                 ),
             )
             _, made = _check_in(event=event, players=players, joined=1)
-            _event_change(event, Change.Kind.EVENT_CREATED, made=made)
+            event_changes_append(event, Change.Kind.EVENT_CREATED, made=made)
     except IntegrityError:
         existing = Event.objects.filter(club=club, client_key=client_key).first() if client_key else None
         if existing is None:
             raise
-        return _keyed(existing, digest=digest, subject="event")
+        return keyed_replay(existing, digest=digest, subject="event")
     return event
 
 
@@ -123,7 +120,7 @@ def _player_ref(player: Player | str) -> Any:
     return {"id": player.pk} if isinstance(player, Player) else player
 
 
-def _keyed(existing: Any, *, digest: str, subject: str) -> Any:
+def keyed_replay(existing: Any, *, digest: str, subject: str) -> Any:
     """The row written first under a key, when this request is the same one; another is `client_key.reused`."""
     if existing.client_digest != digest:
         number = getattr(existing, "n", existing.pk)
@@ -222,11 +219,11 @@ def _placement_points(*, ranking: str, given: Any, table_size: int) -> list[int]
 def event_check_in(*, event: Event, user: User, players: Sequence[Player | str]) -> list[EventPlayer]:
     """Check players in from the next round on; a player checked in already stays as they are."""
     with transaction.atomic():
-        event = _event_lock(event)
+        event = event_lock(event)
         policy.require_direct(user=user, club_id=event.club_id)
-        _open_refuse(event)
+        event_refuse_finished(event)
         checked, made = _check_in(event=event, players=players, joined=event.rounds.count() + 1)
-        _event_change(event, Change.Kind.EVENT_CHECKED_IN, made=made)
+        event_changes_append(event, Change.Kind.EVENT_CHECKED_IN, made=made)
         return checked
 
 
@@ -241,7 +238,26 @@ def _check_in(*, event: Event, players: Sequence[Player | str], joined: int) -> 
     return list(EventPlayer.objects.filter(event=event, player__in=resolved).select_related("player")), made
 
 
-def _event_change(
+def event_player_leave(*, event: Event, user: User, player: Player) -> EventPlayer:
+    """The player leaves after the round drawn last (before the first draw: they are not drawn at all); their
+    rounds so far still count."""
+    with transaction.atomic():
+        event = event_lock(event)
+        policy.require_direct(user=user, club_id=event.club_id)
+        event_refuse_finished(event)
+        found = EventPlayer.objects.filter(event=event, player_id=player.pk).first()
+        if found is None:
+            raise LedgerError("event.player_not_in", field="player")
+        if found.left is None:
+            # A late arrival who leaves before playing leaves "after" the round before they joined.
+            found.left = max(event.rounds.count(), found.joined - 1)
+            found.save(update_fields=["left"])
+            note = ChangeNote(kind=Change.Kind.EVENT_LEFT, object_id=event.pk, number=found.left)
+            changes_append(club_id=event.club_id, notes=[note])
+        return found
+
+
+def event_changes_append(
     event: Event,
     kind: str,
     *,
@@ -257,241 +273,12 @@ def _event_change(
     changes_append(club_id=event.club_id, notes=notes)
 
 
-def round_draw(
-    *,
-    event: Event,
-    user: User,
-    draw: str,
-    seating: Seating | None = None,
-    seed: int | None = None,
-    ranking: Sequence[int] = (),
-    close_open: bool = False,
-    length_minutes: int | None = None,
-    client_key: str = "",
-) -> Round:
-    """Draw the next round and open its tables, all in one transaction.
-
-    The players are those checked in for the round; `seating` is the director's (`manual`), `ranking` the
-    standings so far, best first (`swiss`: the caller reads them, `selectors.event_standings`). Refused: a draw
-    the engine refuses (too few players, a player at two tables or left out), or the last round's tables still
-    open, unless `close_open` (the director closes them with the draw).
-    """
-    client_key = client_key_clean(client_key)
-    digest = (
-        request_digest(
-            {
-                "draw": draw,
-                "seating": [list(map(list, seating.tables)), list(seating.sitting_out)] if seating else None,
-                "seed": seed,
-                "close_open": close_open,
-                "length_minutes": length_minutes,
-            }
-        )
-        if client_key
-        else ""
-    )
-    if draw not in set(DrawMethod):
-        raise LedgerError.from_rules(RulesError("draw.unknown_method", field="draw", choices=", ".join(DrawMethod)))
-    if length_minutes is not None and (
-        isinstance(length_minutes, bool) or not isinstance(length_minutes, int) or not 1 <= length_minutes <= 600
-    ):
-        raise LedgerError.from_rules(RulesError("value.not_integer", field="length_minutes"))
-    with transaction.atomic():
-        event = _event_lock(event)
-        policy.require_direct(user=user, club_id=event.club_id)
-        if client_key:
-            existing = Round.objects.filter(event=event, client_key=client_key).first()
-            if existing is not None:
-                return _keyed(existing, digest=digest, subject="round")
-        _open_refuse(event)
-        rounds = list(event.rounds.order_by("n"))
-        n = len(rounds) + 1
-        if rounds:
-            _last_round_close(rounds[-1], user=user, close_open=close_open)
-        present = list(
-            EventPlayer.objects.filter(event=event, joined__lte=n)
-            .exclude(left__lt=n)
-            .values_list("player_id", flat=True)
-        )
-        seed = secrets.randbits(62) if seed is None else seed
-        try:
-            drawn = seating_draw(
-                variant=event.variant,
-                method=draw,
-                players=present,
-                seed=seed,
-                history=_history(rounds),
-                ranking=ranking,
-                sizes={event.table_size},
-                seating=seating,
-            )
-        except RulesError as error:
-            raise LedgerError.from_rules(error) from error
-        now = timezone.now()
-        made = Round.objects.create(
-            event=event,
-            n=n,
-            draw=draw,
-            seed=seed,
-            sitting_out=list(drawn.sitting_out),
-            length_minutes=length_minutes,
-            started_at=now,
-            ends_at=now + datetime.timedelta(minutes=length_minutes) if length_minutes else None,
-            created_by=user,
-            client_key=client_key,
-            client_digest=digest,
-        )
-        sessions = _tables_open(event=event, round_=made, tables=drawn.tables, user=user, now=now)
-        if event.state != Event.State.RUNNING:
-            event.state = Event.State.RUNNING
-            event.save(update_fields=["state"])
-        _event_change(event, Change.Kind.EVENT_ROUND_DRAWN, sessions=sessions, round_n=n)
-    return made
-
-
-def _last_round_close(last: Round, *, user: User, close_open: bool) -> None:
-    open_tables = list(
-        RoundTable.objects.filter(round=last, session__status=Session.Status.OPEN).select_related("session")
-    )
-    if open_tables and not close_open:
-        tables = ", ".join(str(table.number) for table in open_tables)
-        raise LedgerError("round.tables_open", field="close_open", n=last.n, tables=tables)
-    for table in open_tables:
-        session_close(session=table.session, user=user)
-    if last.ended_at is None:
-        last.ended_at = timezone.now()
-        last.save(update_fields=["ended_at"])
-
-
-def _history(rounds: Sequence[Round]) -> list[Seating]:
-    """The earlier rounds' seatings, from their tables' seats (two queries whatever the rounds)."""
-    seats: dict[int, dict[int, list[int]]] = {}
-    rows = SessionSeat.objects.filter(session__event_table__round__in=rounds).values_list(
-        "session__event_table__round_id", "session__event_table__number", "player_id"
-    )
-    for round_id, number, player_id in rows.order_by("session__event_table__number", "seat"):
-        seats.setdefault(round_id, {}).setdefault(number, []).append(player_id)
-    return [
-        Seating(
-            tables=tuple(tuple(players) for _, players in sorted(seats.get(r.pk, {}).items())),
-            sitting_out=tuple(r.sitting_out),
-        )
-        for r in rounds
-    ]
-
-
-def _tables_open(
-    *, event: Event, round_: Round, tables: Sequence[Sequence[int]], user: User, now: datetime.datetime
-) -> list[Session]:
-    """A session per table, seated as drawn: three inserts whatever the number of tables."""
-    rules = VARIANTS[event.variant]
-    options = {
-        size: options_dump(options_resolve(rules.defaults(size), event.options)) for size in {len(t) for t in tables}
-    }
-    sessions = Session.objects.bulk_create(
-        [
-            Session(
-                club_id=event.club_id,
-                date=event.date,
-                venue=event.venue,
-                variant=event.variant,
-                options=options[len(table)],
-                created_by=user,
-                created_at=now,
-            )
-            for table in tables
-        ]
-    )
-    SessionSeat.objects.bulk_create(
-        [
-            SessionSeat(session=session, seat=seat, player_id=player)
-            for session, table in zip(sessions, tables, strict=True)
-            for seat, player in enumerate(table)
-        ]
-    )
-    RoundTable.objects.bulk_create(
-        [RoundTable(round=round_, number=i, session=session) for i, session in enumerate(sessions, start=1)]
-    )
-    return sessions
-
-
-def round_late_allow(*, event: Event, user: User, n: int, allowed: bool = True) -> Round:
-    """The director allows (or again refuses) hands recorded after round `n`'s clock ran out, when the event
-    refuses late hands (`late_hands: refused`); with `counted` they count anyway."""
-    with transaction.atomic():
-        event = _event_lock(event)
-        policy.require_direct(user=user, club_id=event.club_id)
-        found = event.rounds.filter(n=n).first()
-        if found is None:
-            raise LedgerError("round.not_found", field="round", n=n)
-        if found.late_allowed != allowed:
-            found.late_allowed = allowed
-            found.save(update_fields=["late_allowed"])
-    return found
-
-
-def adjustment_add(
-    *,
-    event: Event,
-    user: User,
-    player: Player,
-    kind: str,
-    amount: int,
-    reason: str,
-    round_n: int | None = None,
-    client_key: str = "",
-) -> Adjustment:
-    """A penalty (罚分) or award on a checked-in player in a round (default: the latest), with its reason."""
-    client_key = client_key_clean(client_key)
-    if kind not in Adjustment.Kind.values:
-        raise LedgerError("event.choice", field="kind", choices=", ".join(Adjustment.Kind.values))
-    if isinstance(amount, bool) or not isinstance(amount, int) or not 1 <= amount <= ADJUSTMENT_MAX:
-        raise LedgerError("adjustment.amount", field="amount")
-    if not isinstance(reason, str):
-        raise LedgerError.from_rules(RulesError("value.not_text", field="reason"))
-    reason = name_clean(reason, field="reason", limit=REASON_MAX)
-    if not reason:
-        raise LedgerError("reason.required", field="reason")
-    digest = (
-        request_digest({"player": player.pk, "kind": kind, "amount": amount, "reason": reason, "round": round_n})
-        if client_key
-        else ""
-    )
-    with transaction.atomic():
-        event = _event_lock(event)
-        policy.require_direct(user=user, club_id=event.club_id)
-        if client_key:
-            existing = Adjustment.objects.filter(event=event, client_key=client_key).first()
-            if existing is not None:
-                return _keyed(existing, digest=digest, subject="adjustment")
-        if not EventPlayer.objects.filter(event=event, player_id=player.pk).exists():
-            raise LedgerError("event.player_not_in", field="player")
-        rounds = event.rounds.order_by("-n")
-        found = rounds.filter(n=round_n).first() if round_n is not None else rounds.first()
-        if found is None:
-            if round_n is None:
-                raise LedgerError("event.no_round", field="round")
-            raise LedgerError("round.not_found", field="round", n=round_n)
-        adjustment = Adjustment.objects.create(
-            event=event,
-            round=found,
-            player_id=player.pk,
-            kind=kind,
-            amount=amount,
-            reason=reason,
-            author=user,
-            client_key=client_key,
-            client_digest=digest,
-        )
-        _event_change(event, Change.Kind.EVENT_ADJUSTED, round_n=found.n)
-        return adjustment
-
-
-def _event_lock(event: Event) -> Event:
+def event_lock(event: Event) -> Event:
     """The event row, locked until the transaction ends: one director's write at a time."""
     return Event.objects.select_for_update(of=("self",)).select_related("club").get(pk=event.pk)
 
 
-def _open_refuse(event: Event) -> None:
+def event_refuse_finished(event: Event) -> None:
+    """A finished event takes no more check-ins, rounds or adjustments."""
     if event.state == Event.State.FINISHED:
         raise LedgerError("event.finished", field="event")

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from .. import policy, selectors
+from .. import policy, selectors, services
 from ..ledger import LedgerError
 from ..models import Event, Membership, Player, variant_label
 from ..rules.draws import DrawMethod
@@ -26,8 +26,6 @@ from ..rules.entry import options_spec
 from ..rules.registry import VARIANTS
 from ..scoping import get_event_for_user, get_membership_for_user, request_lang
 from ..selectors import event_pages
-from ..services import event_attendance
-from ..services import events as event_services
 from .forms.event import AdjustmentForm, CheckInForm, DrawForm, EventNewForm, LeaveForm
 
 
@@ -90,7 +88,7 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
-                event = event_services.event_create(
+                event = services.event_create(
                     club=club,
                     user=request.user,
                     name=data["name"],
@@ -180,7 +178,7 @@ def event_check_in(request: HttpRequest, slug: str, event_id: int) -> HttpRespon
     form = CheckInForm(request.POST, players=_club_players(event.club_id))
     if form.is_valid():
         try:
-            event_services.event_check_in(event=event, user=request.user, players=form.players())
+            services.event_check_in(event=event, user=request.user, players=form.players())
         except LedgerError as error:
             form.add_error(_field(form, error, "guests"), error.message(request_lang()))
         else:
@@ -195,7 +193,7 @@ def event_leave(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     form = LeaveForm(request.POST, entries=event_pages.event_players(event=event))
     if form.is_valid():
         try:
-            event_attendance.event_player_leave(event=event, user=request.user, player=form.cleaned_data["player"])
+            services.event_player_leave(event=event, user=request.user, player=form.cleaned_data["player"])
         except LedgerError as error:
             form.add_error(_field(form, error, "player"), error.message(request_lang()))
         else:
@@ -214,7 +212,7 @@ def event_draw(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
         if data["draw"] == DrawMethod.SWISS:
             ranking = [row.player.pk for row in selectors.event_standings(event=event).rows]
         try:
-            event_services.round_draw(
+            services.round_draw(
                 event=event,
                 user=request.user,
                 draw=data["draw"],
@@ -244,7 +242,7 @@ def event_adjust(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
     if form.is_valid():
         data = form.cleaned_data
         try:
-            event_services.adjustment_add(
+            services.adjustment_add(
                 event=event,
                 user=request.user,
                 player=data["player"],
