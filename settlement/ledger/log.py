@@ -93,6 +93,14 @@ LEDGER_MESSAGES: Mapping[str, Any] = {
     ),
     "round.time_up": _("round {n}'s time is up: the event refuses later hands unless the director allows them"),
     "client_key.reused:event": _("this key was already used for a different event (event {number})"),
+    "league.name_required": _("give the league a name"),
+    "league.best_n": _("the events counted: a whole number from 1 (only with the best N events)"),
+    "league.unit": _("this event counts in {unit}; the league counts in {league_unit}"),
+    "league.event_ranking": _("only an event ranked by the sum of table totals counts in a league"),
+    "league.event_taken": _("this event already counts in the league {name}"),
+    "league.not_found": _("there is no such league in this club"),
+    "league.event_not_found": _("there is no such event in this club"),
+    "client_key.reused:league": _("this key was already used for a different league (league {number})"),
 }
 
 

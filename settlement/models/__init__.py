@@ -4,7 +4,8 @@
 - `players`: API tokens and the answers kept under an `Idempotency-Key`, the player's trail (renames, merges),
   skill ratings;
 - `feed`: the change feed (`Change`), append-only;
-- `events`: club evenings and tournaments (events, their players, rounds and tables, adjustments).
+- `events`: club evenings and tournaments (events, their players, rounds and tables,
+  adjustments) and leagues (a series of events with a league table).
 """
 
 from .core import (
@@ -30,6 +31,7 @@ from .events import (
     Adjustment,
     Event,
     EventPlayer,
+    League,
     Round,
     RoundTable,
 )
@@ -55,6 +57,7 @@ __all__ = [
     "HandRevision",
     "HandState",
     "IdempotentAnswer",
+    "League",
     "Membership",
     "Player",
     "PlayerEvent",

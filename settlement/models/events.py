@@ -1,4 +1,5 @@
-"""Events: a club's evening or tournament, its checked-in players, rounds (each table a session) and adjustments.
+"""Events: a club's evening or tournament, its checked-in players, rounds (each table a session) and adjustments;
+a league (season), a club's named series of events with a league table.
 
 docs/events.md tells the whole of it; the services (`services/events.py`, `rounds.py`, `adjustments.py`) write these
 rows, the selectors read them.
@@ -14,6 +15,48 @@ from django.utils.translation import gettext_lazy as _
 
 from ..rules.registry import VARIANTS
 from .core import AppendOnly, Club, Player, Session
+
+
+class League(models.Model):
+    """A club's named series of events (a season) with a league table, in one family unit (分, 注, 档 or 级).
+
+    `ranking`: `sum` adds each player's event totals; `best` adds their best `best_n` of the league's events.
+    """
+
+    class Ranking(models.TextChoices):
+        SUM = "sum", _("sum of event totals")
+        BEST = "best", _("best N events")
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="leagues", verbose_name=_("club"))
+    name = models.CharField(_("name"), max_length=100)
+    unit = models.CharField(_("unit"), max_length=4)
+    ranking = models.CharField(_("ranking"), max_length=10, choices=Ranking.choices, default=Ranking.SUM)
+    best_n = models.PositiveSmallIntegerField(_("events counted"), null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("created by")
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    client_key = models.CharField(_("client key"), max_length=64, blank=True, default="")
+    client_digest = models.CharField(_("client request digest"), max_length=64, blank=True, default="")
+
+    class Meta:
+        verbose_name = _("league")
+        verbose_name_plural = _("leagues")
+        ordering = ("-created_at", "-id")
+        constraints = (
+            models.CheckConstraint(condition=~Q(name=""), name="league_name_not_empty"),
+            models.CheckConstraint(condition=~Q(unit=""), name="league_unit_not_empty"),
+            models.CheckConstraint(
+                condition=Q(ranking="sum", best_n__isnull=True) | Q(ranking="best", best_n__gte=1),
+                name="league_best_n_iff_best",
+            ),
+            models.UniqueConstraint(
+                fields=["club", "client_key"], condition=~Q(client_key=""), name="league_client_key_unique_in_club"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.name}"
 
 
 class Event(models.Model):
@@ -65,6 +108,10 @@ class Event(models.Model):
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     client_key = models.CharField(_("client key"), max_length=64, blank=True, default="")
     client_digest = models.CharField(_("client request digest"), max_length=64, blank=True, default="")
+    # The league (season) the event counts in, if any: one league an event.
+    league = models.ForeignKey(
+        League, on_delete=models.PROTECT, null=True, blank=True, related_name="events", verbose_name=_("league")
+    )
 
     class Meta:
         verbose_name = _("event")

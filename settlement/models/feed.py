@@ -36,6 +36,9 @@ class Change(AppendOnly):
         EVENT_LEFT = "event.left", _("a player left")
         EVENT_ROUND_DRAWN = "event.round_drawn", _("round drawn")
         EVENT_ADJUSTED = "event.adjusted", _("penalty or award")
+        # A league's: `object_id` is the league, `number` the event added.
+        LEAGUE_CREATED = "league.created", _("league created")
+        LEAGUE_EVENT_ADDED = "league.event_added", _("event added to a league")
 
     id = models.BigAutoField(primary_key=True)
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+", verbose_name=_("club"))

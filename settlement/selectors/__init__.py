@@ -4,13 +4,15 @@ One module per subject: `sessions` (clubs, session lists and summaries), `record
 hands, revisions and results, from the stored rows, in windows), `table` (the scorekeeper's table
 page and the share page), `shares` (a session's share link, the session a token opens), `stats`
 (standings and a player's statistics), `ratings`, `tokens` (a user's API tokens), `changes` (the club's
-change feed), `whatif` (a session's hands settled again under other options) and `integrity` (stored rows
-against a replay: `ledger_verify`). `from settlement import selectors; selectors.table_view(…)` keeps working.
+change feed), `whatif` (a session's hands settled again under other options), `events`, `leagues`
+(a league's table from its events' standings) and `integrity` (stored rows against a replay:
+`ledger_verify`). `from settlement import selectors; selectors.table_view(…)` keeps working.
 """
 
 from .changes import club_changes
-from .events import EventStandingRow, EventStandings, club_events, event_standings, event_tables
+from .events import EventStandingRow, EventStandings, club_events, event_standings, event_tables, events_standings
 from .integrity import GAME_FIELDS, ROW, SETTLEMENT_FIELDS, STATE_FIELDS, Difference, session_verify
+from .leagues import LeagueResult, LeagueRow, LeagueStandings, club_leagues, league_events, league_standings
 from .records import (
     HandListItem,
     HandRecord,
@@ -89,6 +91,9 @@ __all__ = [
     "HandListItem",
     "HandRecord",
     "HandWindow",
+    "LeagueResult",
+    "LeagueRow",
+    "LeagueStandings",
     "OlderHand",
     "OtherPlayer",
     "PlayerStats",
@@ -109,17 +114,21 @@ __all__ = [
     "WhatIf",
     "club_changes",
     "club_events",
+    "club_leagues",
     "club_players",
     "club_sessions",
     "club_sessions_page",
     "event_standings",
     "event_tables",
+    "events_standings",
     "hand_history",
     "hand_record",
     "hand_result",
     "hand_revisions",
     "hand_view",
     "hand_window",
+    "league_events",
+    "league_standings",
     "player_stats",
     "results_with_preview",
     "session_events",

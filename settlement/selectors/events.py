@@ -8,6 +8,7 @@ variant, so every figure is in that variant's unit (分, 注, 档 or 级) and no
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from django.db.models import Count, QuerySet, Sum
@@ -117,10 +118,23 @@ def _placed(by_player: dict[int, list[TableSeat]], points: list[int]) -> dict[in
 
 def event_standings(*, event: Event) -> EventStandings:
     """The event's standings (`RULE`): seven queries whatever the number of players, rounds and tables."""
-    players = [ep.player for ep in EventPlayer.objects.filter(event=event).select_related("player").order_by("id")]
-    rounds = list(Round.objects.filter(event=event).order_by("n"))
+    return events_standings(events=[event])[event.pk]
+
+
+def events_standings(*, events: Sequence[Event]) -> dict[int, EventStandings]:
+    """Several events' standings, by event id, in the same seven queries whatever the number of events (a
+    league's table reads its events' standings so)."""
+    events = list(events)
+    event_ids = [event.pk for event in events]
+    players: dict[int, list[Player]] = defaultdict(list)
+    for ep in EventPlayer.objects.filter(event_id__in=event_ids).select_related("player").order_by("id"):
+        players[ep.event_id].append(ep.player)
+    rounds: dict[int, list[Round]] = defaultdict(list)
+    for r in Round.objects.filter(event_id__in=event_ids).order_by("n"):
+        rounds[r.event_id].append(r)
     tables = {
-        table.session_id: table for table in RoundTable.objects.filter(round__event=event).select_related("round")
+        table.session_id: table
+        for table in RoundTable.objects.filter(round__event_id__in=event_ids).select_related("round")
     }
     sessions = list(tables)
     seats = SessionSeat.objects.filter(session_id__in=sessions).values_list("session_id", "seat", "player_id")
@@ -136,11 +150,11 @@ def event_standings(*, event: Event) -> EventStandings:
         .values("session_id", "seat")
         .annotate(adjustment=Sum("adjustment"))
     }
-    by_player: dict[int, list[TableSeat]] = defaultdict(list)
+    by_event: dict[int, dict[int, list[TableSeat]]] = defaultdict(lambda: defaultdict(list))
     for session_id, seat, player_id in seats:
         hand_row = hands.get((session_id, seat), {})
         table = tables[session_id]
-        by_player[player_id].append(
+        by_event[table.round.event_id][player_id].append(
             TableSeat(
                 round=table.round.n,
                 table=table.number,
@@ -150,12 +164,33 @@ def event_standings(*, event: Event) -> EventStandings:
                 hands=hand_row.get("hands", 0),
             )
         )
+    adjustments: dict[int, dict[int, list[Adjustment]]] = defaultdict(lambda: defaultdict(list))
+    for adjustment in Adjustment.objects.filter(event_id__in=event_ids).order_by("created_at", "id"):
+        adjustments[adjustment.event_id][adjustment.player_id].append(adjustment)
+    return {
+        event.pk: _standings(
+            event=event,
+            players=players[event.pk],
+            rounds=rounds[event.pk],
+            by_player=by_event[event.pk],
+            adjustments=adjustments[event.pk],
+        )
+        for event in events
+    }
+
+
+def _standings(
+    *,
+    event: Event,
+    players: list[Player],
+    rounds: list[Round],
+    by_player: dict[int, list[TableSeat]],
+    adjustments: dict[int, list[Adjustment]],
+) -> EventStandings:
+    """One event's standings from its rows as read."""
     placement = event.ranking == Event.Ranking.PLACEMENT
     if placement:
         by_player = _placed(by_player, list(event.placement_points))
-    adjustments: dict[int, list[Adjustment]] = defaultdict(list)
-    for adjustment in Adjustment.objects.filter(event=event).order_by("created_at", "id"):
-        adjustments[adjustment.player_id].append(adjustment)
     byes: dict[int, int] = defaultdict(int)
     for r in rounds:
         for player_id in r.sitting_out:

@@ -16,7 +16,8 @@ a user without a writing role in the club gets `PermissionDenied`.
 One module per subject: `sessions` (open, close, reopen, import, export, the
 operator's rebuild), `hands` (preview, record, correct, void), `players`
 (rename, merge), `events` (an evening or tournament: create, check in, draw,
-adjust), `tokens` (personal API tokens), `shares` (the share links), `backup` (a whole club's
+adjust), `leagues` (a club's series of events), `tokens` (personal API tokens),
+`shares` (the share links), `backup` (a whole club's
 export and restore), and `common` (the session lock, the derived rows'
 rebuild and the limits they share). `from settlement import services;
 services.hand_record(…)` keeps working.
@@ -37,6 +38,7 @@ from .common import (
 )
 from .events import event_check_in, event_create, event_player_leave
 from .hands import HandWrite, hand_correct, hand_preview, hand_preview_next, hand_record, hand_void
+from .leagues import league_create, league_event_add
 from .players import player_merge, player_rename
 from .rounds import round_draw, round_late_allow
 from .sessions import (
@@ -81,6 +83,8 @@ __all__ = [
     "hand_record",
     "hand_void",
     "hands_max",
+    "league_create",
+    "league_event_add",
     "player_merge",
     "player_rename",
     "round_draw",

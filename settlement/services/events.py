@@ -20,7 +20,7 @@ from .. import policy
 from ..ledger import LedgerError
 from ..ledger.changes import ChangeNote, changes_append
 from ..ledger.values import json_clean, name_clean
-from ..models import Change, Club, Event, EventPlayer, Player, Session
+from ..models import Change, Club, Event, EventPlayer, League, Player, Session
 from ..rules.base import RulesError
 from ..rules.options import options_resolve
 from ..rules.registry import VARIANTS
@@ -50,12 +50,14 @@ def event_create(
     late_hands: str = Event.LateHands.COUNTED,
     ranking: str = Event.Ranking.SUM,
     placement_points: Sequence[int] | None = None,
+    league: League | None = None,
 ) -> Event:
     """Create an event and check its first players in (names matched to the club's players, guests for new ones).
 
     Every table plays `variant` with the preset's options, then `options` over them; they are checked now for
     `table_size` (default: the variant's smallest table). `client_key` makes a retry safe: the same key with
     the same request returns the event made the first time; with another it is refused (`client_key.reused`).
+    `league`: the club's league it counts in (`event_league_refuse`: its unit, ranked by the sum).
     """
     client_key = client_key_clean(client_key)
     digest = (
@@ -74,6 +76,7 @@ def event_create(
                 "late_hands": late_hands,
                 "ranking": ranking,
                 "placement_points": placement_points,
+                **({"league": league.pk} if league is not None else {}),
             }
         )
         if client_key
@@ -90,6 +93,7 @@ def event_create(
                 created_by=user,
                 client_key=client_key,
                 client_digest=digest,
+                league=league,
                 **_event_fields(
                     name=name,
                     variant=variant,
@@ -105,6 +109,8 @@ def event_create(
                     placement_points=placement_points,
                 ),
             )
+            if league is not None:
+                event_league_refuse(event=event, league=league, field="league")
             _, made = _check_in(event=event, players=players, joined=1)
             event_changes_append(event, Change.Kind.EVENT_CREATED, made=made)
     except IntegrityError:
@@ -282,3 +288,13 @@ def event_refuse_finished(event: Event) -> None:
     """A finished event takes no more check-ins, rounds or adjustments."""
     if event.state == Event.State.FINISHED:
         raise LedgerError("event.finished", field="event")
+
+
+def event_league_refuse(*, event: Event, league: League, field: str) -> None:
+    """An event counts in a league of its club, in the league's unit, ranked by the sum of its table totals."""
+    if league.club_id != event.club_id:
+        raise LedgerError("league.not_found", field=field)
+    if event.unit != league.unit:
+        raise LedgerError("league.unit", field=field, unit=event.unit, league_unit=league.unit)
+    if event.ranking != Event.Ranking.SUM:
+        raise LedgerError("league.event_ranking", field=field)
