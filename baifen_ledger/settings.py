@@ -285,6 +285,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Two `ranking` choice sets: an event's (sum, placement) and a league's (sum, best).
+    "ENUM_NAME_OVERRIDES": {
+        "EventRankingEnum": ["sum", "placement"],
+        "LeagueRankingEnum": ["sum", "best"],
+    },
     "TAGS": [
         {"name": "clubs", "description": "Your clubs and their players. Another club's objects are 404s."},
         {
@@ -303,6 +308,11 @@ SPECTACULAR_SETTINGS = {
             "name": "events",
             "description": "A club's evenings and tournaments: check-in, rounds seated by a draw (each table an "
             "ordinary session), the director's penalties and awards, the event standings.",
+        },
+        {
+            "name": "leagues",
+            "description": "A club's seasons: a named series of events with a league table (the sum of each "
+            "player's event totals, or their best N), in one unit, and each player's event by event history.",
         },
         {
             "name": "tokens",

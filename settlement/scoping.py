@@ -14,7 +14,7 @@ from django.http import Http404
 from django.utils.translation import get_language
 
 from .ledger import sql
-from .models import Event, Hand, Membership, Player, Session, engine_lang
+from .models import Event, Hand, League, Membership, Player, Session, engine_lang
 
 
 def request_lang() -> str:
@@ -78,3 +78,13 @@ def get_event_for_user(user: Any, event_id: int) -> tuple[Membership, Event]:
     membership = Membership.objects.get(user=user.pk, club=event.club_id)
     membership.club = event.club
     return membership, event
+
+
+def get_league_for_user(user: Any, league_id: int) -> tuple[Membership, League]:
+    """The league with its club and the user's membership of that club (two queries)."""
+    league = League.objects.select_related("club").filter(pk=league_id, club__memberships__user=user.pk).first()
+    if league is None:
+        raise Http404("no such league")
+    membership = Membership.objects.get(user=user.pk, club=league.club_id)
+    membership.club = league.club
+    return membership, league

@@ -37,6 +37,7 @@ SUBJECTS: dict[str, Callable[[Change, str], str]] = {
     "hand": lambda change, slug: reverse("api_hand_revisions", args=[change.session_id, change.number]),
     "player": lambda change, slug: reverse("api_player_detail", args=[slug, change.object_id]),
     "event": lambda change, slug: reverse("api_event_standings", args=[change.object_id]),
+    "league": lambda change, slug: reverse("api_league_standings", args=[change.object_id]),
 }
 
 

@@ -17,7 +17,7 @@ from rest_framework.reverse import reverse
 
 from settlement import policy, selectors, services
 from settlement.ledger import LedgerError
-from settlement.models import Adjustment, Event, Player, Round
+from settlement.models import Adjustment, Event, League, Player, Round
 from settlement.rules.base import RulesError
 from settlement.rules.draws import DrawMethod, Seating
 from settlement.rules.registry import VARIANTS
@@ -109,6 +109,9 @@ class EventCreateSerializer(serializers.Serializer):
         help_text="a hand recorded after a round's clock ran out: `counted` (default), or `refused` (a 409, "
         "`round.time_up`) unless the director allows that round's",
     )
+    league = serializers.IntegerField(
+        required=False, min_value=1, help_text="the club's league the event counts in (its unit, ranked by the sum)"
+    )
 
 
 class EventSerializer(serializers.Serializer):
@@ -124,6 +127,7 @@ class EventSerializer(serializers.Serializer):
     placement_points = serializers.ListField(child=serializers.IntegerField())
     state = serializers.ChoiceField(choices=Event.State.values)
     players = EventPlayerNameSerializer(many=True)
+    league = serializers.IntegerField(allow_null=True, help_text="the league it counts in (null: none)")
 
 
 class CheckInSerializer(serializers.Serializer):
@@ -228,6 +232,7 @@ def _event_body(event: Event) -> dict[str, Any]:
         "placement_points": list(event.placement_points),
         "state": event.state,
         "players": [_name(p) for p in players],
+        "league": event.league_id,
     }
 
 
@@ -272,6 +277,7 @@ _NULL_CODE = {
     "round": "value.not_integer",
     "close_open": "value.not_bool",
     "date": "value.not_date",
+    "league": "value.not_integer",
 }
 
 
@@ -290,6 +296,15 @@ def _players_arg(club_id: int, players: Any) -> list[Player | str]:
         else:
             resolved.append(p)
     return resolved
+
+
+def _league_arg(club_id: int, league_id: int | None) -> League | None:
+    if league_id is None:
+        return None
+    league = League.objects.filter(club_id=club_id, pk=league_id).first()
+    if league is None:
+        raise LedgerError("league.not_found", field="league")
+    return league
 
 
 def _date_arg(value: Any) -> datetime.date | None:
@@ -388,6 +403,7 @@ def club_events(request: Request, slug: str) -> Response:
             late_hands=body.get("late_hands", Event.LateHands.COUNTED),
             ranking=body.get("ranking", Event.Ranking.SUM),
             placement_points=body.get("placement_points"),
+            league=_league_arg(club.pk, _int_arg(body, "league")),
         )
     location = reverse("api_event_detail", args=[event.pk], request=request)
     return _created(_event_body(event), replayed=existed, location=location)

@@ -12,7 +12,15 @@ change feed), `whatif` (a session's hands settled again under other options), `e
 from .changes import club_changes
 from .events import EventStandingRow, EventStandings, club_events, event_standings, event_tables, events_standings
 from .integrity import GAME_FIELDS, ROW, SETTLEMENT_FIELDS, STATE_FIELDS, Difference, session_verify
-from .leagues import LeagueResult, LeagueRow, LeagueStandings, club_leagues, league_events, league_standings
+from .leagues import (
+    LeagueResult,
+    LeagueRow,
+    LeagueStandings,
+    club_leagues,
+    league_events,
+    league_rule,
+    league_standings,
+)
 from .records import (
     HandListItem,
     HandRecord,
@@ -128,6 +136,7 @@ __all__ = [
     "hand_view",
     "hand_window",
     "league_events",
+    "league_rule",
     "league_standings",
     "player_stats",
     "results_with_preview",

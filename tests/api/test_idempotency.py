@@ -20,6 +20,7 @@ from settlement.models import (
     EventPlayer,
     HandRevision,
     IdempotentAnswer,
+    League,
     Player,
     PlayerEvent,
     Round,
@@ -72,6 +73,17 @@ def _penalty(table: Table) -> tuple[str, dict[str, Any], dict[str, Any]]:
     return url + "adjustments/", body, {**body, "amount": 8}
 
 
+LEAGUE = {"name": "冬季联赛", "unit": "分"}
+
+
+def _league_event(table: Table) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    league = table.client("owner").post("/api/v1/clubs/laonian/leagues/", LEAGUE, format="json").json()
+    first, second = (
+        services.event_create(club=table.club, user=table.owner, name=n, variant="baifen.benxi") for n in "甲乙"
+    )
+    return f"/api/v1/leagues/{league['id']}/events/", {"event": first.pk}, {"event": second.pk}
+
+
 # operationId → (method, set-up giving the address, a body and another body)
 Setup = Callable[[Table], tuple[str, Any, Any]]
 WRITES: dict[str, tuple[str, Setup]] = {
@@ -103,6 +115,11 @@ WRITES: dict[str, tuple[str, Setup]] = {
     "event_check_in": ("post", lambda t: (_event(t) + "players/", {"players": ["晚到"]}, {"players": ["又一个"]})),
     "event_round_draw": ("post", lambda t: (_event(t) + "rounds/", {"draw": "random"}, {"draw": "balanced"})),
     "event_adjustment_add": ("post", _penalty),
+    "club_league_create": (
+        "post",
+        lambda t: ("/api/v1/clubs/laonian/leagues/", LEAGUE, {**LEAGUE, "name": "夏季联赛"}),
+    ),
+    "league_event_add": ("post", _league_event),
 }
 
 
@@ -133,6 +150,8 @@ def _ledger() -> tuple[Any, ...]:
         EventPlayer.objects.count(),
         Round.objects.count(),
         Adjustment.objects.count(),
+        League.objects.count(),
+        sorted(Event.objects.values_list("pk", "league")),
     )
 
 

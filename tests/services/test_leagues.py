@@ -136,9 +136,7 @@ def test_an_event_ranked_by_placement_points_or_in_another_league_is_refused(clu
 
 def test_another_club_s_event_is_refused(club, owner):
     elsewhere = make_club()
-    stranger = services.event_create(
-        club=elsewhere, user=make_member(elsewhere), name="别处", variant="baifen.benxi"
-    )
+    stranger = services.event_create(club=elsewhere, user=make_member(elsewhere), name="别处", variant="baifen.benxi")
     league = services.league_create(club=club, user=owner, name="甲", unit="分")
     with pytest.raises(LedgerError) as refused:
         services.league_event_add(league=league, user=owner, event=stranger)
@@ -190,13 +188,17 @@ def test_a_keyed_create_is_made_once_and_another_body_under_the_key_is_refused(c
 def test_the_writes_append_to_the_change_feed(club, owner):
     event = services.event_create(club=club, user=owner, name="晚", variant="baifen.benxi")
     league = services.league_create(club=club, user=owner, name="冬", events=[event])
-    kinds = list(Change.objects.filter(club=club, kind__startswith="league.", object_id=league.pk).values_list("kind", "number"))
+    kinds = list(
+        Change.objects.filter(club=club, kind__startswith="league.", object_id=league.pk).values_list("kind", "number")
+    )
     assert kinds == [("league.created", None), ("league.event_added", event.pk)]
 
 
 @pytest.mark.parametrize("count", [1, 3])
 def test_the_league_table_reads_eight_queries_whatever_the_events(club, owner, count, django_assert_num_queries):
-    events = [_evening(club, owner, day, results) for day, results in zip((4, 11, 18)[:count], RESULTS)]
+    events = [
+        _evening(club, owner, day, results) for day, results in zip((4, 11, 18)[:count], RESULTS[:count], strict=True)
+    ]
     league = services.league_create(club=club, user=owner, name="冬", events=events)
     with django_assert_num_queries(8):
         standings = league_standings(league=league)
