@@ -24,6 +24,7 @@ from settlement.models import (
     EventPlayer,
     Hand,
     HandRevision,
+    League,
     Player,
     PlayerEvent,
     Role,
@@ -117,6 +118,13 @@ ROUTES = [
     Row("event_screen_live", "get", READ),
     Row("event_cards", "get", READ),
     Row("event_results", "get", READ),
+    Row("api_club_leagues", "get", READ),
+    Row("api_club_leagues", "post", WRITE, {"name": "冬季联赛", "unit": "分"}),
+    Row("league_list", "get", READ),
+    Row("league_new", "get", WRITE),
+    Row("league_new", "post", WRITE, {"name": "冬季联赛", "unit": "分", "ranking": "sum"}),
+    Row("league_detail", "get", READ),
+    Row("league_event_add", "post", WRITE, {"event": "0"}),
 ]
 IDS = [f"{row.name}-{row.method}" for row in ROUTES]
 SCOPED = {"slug", "session_id"}
@@ -159,7 +167,15 @@ def world() -> World:
             club=club, user=owner, name=f"周五晚 {key}", variant="baifen.benxi", players=[f"E{i}" for i in range(8)]
         )
         services.round_draw(event=event, user=owner, draw="random", seed=1)  # its round's cards to refuse
-        objects[key] = {"club": club, "owner": owner, "player": player, "session": session, "event": event}
+        league = services.league_create(club=club, user=owner, name=f"联赛 {key}", unit="分")
+        objects[key] = {
+            "club": club,
+            "owner": owner,
+            "player": player,
+            "session": session,
+            "event": event,
+            "league": league,
+        }
     ours = objects["ours"]
     return World(ours, objects["theirs"], make_member(ours["club"], Role.VIEWER), objects["theirs"]["owner"])
 
@@ -176,6 +192,7 @@ def _url(name: str, target: dict[str, Any], slug: str | None = None) -> str:
         "number": 1,
         "player_id": target["player"].pk,
         "event_id": target["event"].pk,
+        "league_id": target["league"].pk,
         "n": 1,
     }
     return reverse(name, kwargs={k: v for k, v in params.items() if k in _params(name)})
@@ -204,6 +221,8 @@ def _ledger() -> tuple[int, ...]:
         tuple(EventPlayer.objects.order_by("pk").values_list("player", "left")),
         Round.objects.count(),
         Adjustment.objects.count(),
+        League.objects.count(),
+        tuple(Event.objects.order_by("pk").values_list("league", flat=True)),
     )
 
 
