@@ -9,7 +9,7 @@ import yaml
 from django.core.management import call_command
 from rest_framework.authtoken.models import Token
 
-from settlement.models import Club, Event, Session
+from settlement.models import Club, Event, League, Session
 
 from .conftest import assert_error, client_for
 
@@ -87,6 +87,9 @@ def test_api_seed_prints_a_working_token_and_runs_twice_without_adding_anything(
     # The event schemathesis reaches (.ci/schemathesis.toml: `event_id = 1`, the first of a fresh database).
     standings = client.get(f"/api/v1/events/{Event.objects.get().pk}/standings/").json()
     assert (standings["rounds"], len(standings["rows"])) == (1, 8)
+    # The league schemathesis reaches (`league_id = 1`): the seeded event counts in it.
+    league = client.get(f"/api/v1/leagues/{League.objects.get().pk}/standings/").json()
+    assert (len(league["events"]), len(league["rows"])) == (1, 8)
     assert client.get("/api/v1/clubs/").json()["results"][0]["role"] == "owner"
     assert client.get("/api/v1/clubs/api/sessions/").json()["count"] == counts[1]
 

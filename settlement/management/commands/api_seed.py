@@ -1,4 +1,4 @@
-"""`python manage.py api_seed` — a club, an owner with an API token, a few sessions and an event; prints the token.
+"""`python manage.py api_seed` — a club, its owner with an API token, sessions, an event, a league; prints the token.
 
 For trying the API from a script and for CI's schemathesis run against a live
 server: `TOKEN=$(.venv/bin/python manage.py api_seed)`. Idempotent: running it
@@ -18,7 +18,7 @@ from django.db import transaction
 from rest_framework.authtoken.models import Token
 
 from settlement import services
-from settlement.models import Club, Event, Membership, Role, Session
+from settlement.models import Club, Event, League, Membership, Role, Session
 from settlement.rules.registry import VARIANTS
 
 from .demo_load import DEMO_DIR
@@ -27,6 +27,8 @@ CLUB_SLUG, CLUB_NAME = "api", "百分俱乐部（API）"
 # These sittings stay open, so hands can be added, corrected and voided through the API.
 OPEN_DOCUMENTS = {"2026-11-28-benxi-300.json", "2026-11-15-erguai.json"}
 EVENT_NAME, EVENT_KEY = "周五晚（API）", "api-seed-event"
+# The league the seeded event counts in (the first league of a fresh database: id 1).
+LEAGUE_NAME, LEAGUE_KEY = "冬季联赛（API）", "api-seed-league"
 EVENT_PLAYERS = ["老王", "小李", "阿强", "大刘", "小张", "老赵", "阿梅", "小陈"]
 
 
@@ -66,4 +68,12 @@ class Command(BaseCommand):
                     client_key=EVENT_KEY,
                 )
                 services.round_draw(event=event, user=user, draw="balanced", seed=1)
+            if not League.objects.filter(club=club, client_key=LEAGUE_KEY).exists():
+                services.league_create(
+                    club=club,
+                    user=user,
+                    name=LEAGUE_NAME,
+                    events=list(Event.objects.filter(club=club, client_key=EVENT_KEY)),
+                    client_key=LEAGUE_KEY,
+                )
         self.stdout.write(token.key)
