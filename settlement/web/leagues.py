@@ -35,6 +35,12 @@ def _free_events(club_id: int) -> Any:
     return Event.objects.filter(club_id=club_id, league__isnull=True).order_by("-date", "-id")
 
 
+def _event_query(request: HttpRequest) -> int | None:
+    """The event `?event=` names (an event page's "add this event to a league"), if it is a whole number."""
+    value = request.GET.get("event", "")
+    return int(value) if value.isdigit() and len(value) < 12 else None
+
+
 def _field(form: Form, error: LedgerError, fallback: str) -> str:
     name = error.field.split("[")[0]
     return name if name in form.fields else fallback
@@ -49,6 +55,8 @@ def league_list(request: HttpRequest, slug: str) -> HttpResponse:
         "membership": membership,
         "leagues": leagues,
         "can_direct": policy.may_direct(membership.role),
+        # From an event page's "add this event to a league": each league's page offers that event.
+        "event_id": _event_query(request),
     }
     return render(request, "settlement/league_list.html", ctx)
 
@@ -84,23 +92,26 @@ def league_new(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "settlement/league_new.html", ctx, status=400 if form.errors else 200)
 
 
-def _detail(membership: Membership, league: League, **forms: Form) -> dict[str, Any]:
+def _detail(membership: Membership, league: League, event_id: int | None = None, **forms: Form) -> dict[str, Any]:
     can_direct = policy.may_direct(membership.role)
+    add_form = forms.get("add_form")
+    if add_form is None and can_direct:
+        add_form = LeagueEventForm(events=_free_events(league.club_id), initial={"event": event_id})
     return {
         "club": membership.club,
         "membership": membership,
         "league": league,
         "standings": selectors.league_standings(league=league),
         "can_direct": can_direct,
-        "add_form": forms.get("add_form")
-        or (LeagueEventForm(events=_free_events(league.club_id)) if can_direct else None),
+        "add_form": add_form,
     }
 
 
 @login_required
 def league_detail(request: HttpRequest, slug: str, league_id: int) -> HttpResponse:
     membership, league = _get_league_for_user(request, slug, league_id)
-    return render(request, "settlement/league_detail.html", _detail(membership, league))
+    ctx = _detail(membership, league, event_id=_event_query(request))
+    return render(request, "settlement/league_detail.html", ctx)
 
 
 @login_required

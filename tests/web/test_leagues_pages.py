@@ -124,3 +124,17 @@ def test_a_viewer_reads_the_league_but_sees_no_form(client, club, owner):
     page = _login(client, viewer, "en").get(reverse("league_detail", args=[club.slug, league.pk]))
     assert page.status_code == 200 and "Add an event to this league" not in page.content.decode()
     assert client.get(reverse("league_new", args=[club.slug])).status_code == 403
+
+
+def test_an_event_page_s_add_to_a_league_offers_that_event_on_each_league_s_page(client, club, owner):
+    league = services.league_create(club=club, user=owner, name="冬", unit="分")
+    event = services.event_create(club=club, user=owner, name="晚", variant="baifen.benxi")
+    _login(client, owner, "en")
+    page = client.get(reverse("event_detail", args=[club.slug, event.pk])).content.decode()
+    listed = reverse("league_list", args=[club.slug]) + f"?event={event.pk}"
+    assert listed in page
+    leagues = client.get(listed).content.decode()
+    detail = reverse("league_detail", args=[club.slug, league.pk]) + f"?event={event.pk}"
+    assert detail in leagues
+    offered = client.get(detail).content.decode()
+    assert f'<option value="{event.pk}" selected>' in offered
