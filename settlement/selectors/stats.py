@@ -384,9 +384,7 @@ def _others(figures: dict[int, list[int]], names: dict[int, Player], *, key: Any
     return tuple(sorted(out, key=key))
 
 
-def best_and_worst(
-    others: tuple[OtherPlayer, ...], *, min_hands: int
-) -> tuple[OtherPlayer | None, OtherPlayer | None]:
+def best_and_worst(others: tuple[OtherPlayer, ...], *, min_hands: int) -> tuple[OtherPlayer | None, OtherPlayer | None]:
     """Among those with at least `min_hands` hands, the first and the last ranked by the player's own points per
     hand (total over the hands ÷ their number, unrounded), then more hands, then the name: the best and the
     worst. One who qualifies is the best only (no worst)."""
