@@ -123,8 +123,9 @@ def _standings(request: Request, slug: str) -> Response:
     summary="A player's statistics per game family and unit",
     description=(
         "Sessions and hands played; per (family, unit): the totals and averages, declarer figures by bid "
-        "(null for games without bids), the best and worst sessions, partners (hands won together) and "
-        "opponents (hands against, won, and the player's net), and the running total session by session."
+        "(null for games without bids), the best and worst sessions, partners (the player's side of each hand: "
+        "hands together, won, the player's net and per hand) and opponents (the same, against), the best and "
+        "worst of each among those with at least `min_hands` hands, and the running total session by session."
     ),
     responses={200: s.PlayerStatsSerializer, **READ_ERRORS},
 )

@@ -428,7 +428,8 @@ class OtherPlayerSerializer(serializers.Serializer):
     player = PlayerRefSerializer()
     hands = serializers.IntegerField()
     won = serializers.IntegerField(help_text="of those hands, won by the player's side")
-    net = serializers.IntegerField(help_text="opponents: the player's total over those hands; partners: 0")
+    net = serializers.IntegerField(help_text="the player's own total over those hands, in the group's unit")
+    per_hand = _average("net ÷ hands, one decimal")
 
 
 class SessionFiguresSerializer(serializers.Serializer):
@@ -461,9 +462,26 @@ class GroupStatsSerializer(serializers.Serializer):
     by_bid = BidFiguresSerializer(many=True)
     best = SessionFiguresSerializer(allow_null=True)
     worst = SessionFiguresSerializer(allow_null=True)
-    partners = OtherPlayerSerializer(many=True, help_text="most hands won together first")
+    partners = OtherPlayerSerializer(
+        many=True,
+        help_text="the other seats on the player's side of a hand (a fixed partner, the called friend, the other "
+        "边家 of 标分), most hands won together first",
+    )
     opponents = OtherPlayerSerializer(many=True, help_text="most hands played against first")
     running = RunningPointSerializer(many=True, help_text="session by session, oldest first")
+    min_hands = serializers.IntegerField(help_text="the hands together (or against) a best or worst needs")
+    best_partner = OtherPlayerSerializer(
+        allow_null=True, help_text="of the partners with at least `min_hands` hands, the highest `per_hand`"
+    )
+    worst_partner = OtherPlayerSerializer(
+        allow_null=True, help_text="… the lowest (null unless two or more have `min_hands`)"
+    )
+    best_opponent = OtherPlayerSerializer(
+        allow_null=True, help_text="of the opponents with at least `min_hands` hands, the highest `per_hand`"
+    )
+    worst_opponent = OtherPlayerSerializer(
+        allow_null=True, help_text="… the lowest (null unless two or more have `min_hands`)"
+    )
 
 
 class PlayerStatsSerializer(serializers.Serializer):

@@ -1,18 +1,24 @@
-"""The table page's chart: the running totals the selectors read, as SVG geometry (no queries).
+"""Charts as SVG geometry (no queries): the table page's running totals, and the leaderboard's rating graph.
 
 `selectors.table_view` returns the figures (`TableView.chart_source`); this module computes the pixels, and
 the `view_chart` template filter (`web/templatetags/ledger.py`) hands the result to `table_chart.html`.
+`rating_chart` draws the leaders' ratings (`selectors.ratings.rating_steps`) by date or by games played, for
+`leaderboard.html`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import datetime
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .formats import signed
+from .ratings import rating_text
 
 if TYPE_CHECKING:
+    from ..models import Player
+    from ..selectors.ratings import RatingStep
     from ..selectors.table import TableSide, TableView
 
 CHART_WIDTH, CHART_HEIGHT = 320, 180
@@ -159,3 +165,129 @@ def view_chart(view: TableView) -> Chart | None:
     if view.chart_source is None:
         return None
     return table_chart(target=view.session.options.get("target"), results=view.chart_source, sides=view.sides)
+
+
+# --- the leaderboard's rating graph ---
+
+RATING_WIDTH, RATING_HEIGHT = 320, 200
+# Room on the left for the ticks and the vertical axis's title; below for the first and last x and the other's.
+RATING_PAD = {"left": 52, "right": 12, "top": 10, "bottom": 40}
+RATING_POINTS = 120  # at most a line's points: a long history is drawn from evenly spaced outcomes, the last kept
+BY_DATE, BY_GAMES = "date", "games"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RatingSeries:
+    player: Any
+    index: int  # 0…: the line's colour and dash (`.s0`…)
+    points: str  # SVG polyline points
+    last: str  # the latest rating, as the board shows it
+    played: int  # the rated outcomes it stands on
+    end_x: float
+    end_y: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class RatingChart:
+    width: int
+    height: int
+    by: str  # BY_DATE or BY_GAMES
+    series: tuple[RatingSeries, ...]
+    ticks: tuple[ChartTick, ...]  # the ratings' extremes and 0 where it is in range
+    zero_y: float | None
+    first_x: str  # under the left end: the first date, or 1
+    last_x: str  # under the right end
+    left: float
+    right: float
+    top: float
+    bottom: float
+
+    @property
+    def middle_x(self) -> float:
+        return round((self.left + self.right) / 2, 1)
+
+    @property
+    def middle_y(self) -> float:
+        return round((self.top + self.bottom) / 2, 1)
+
+    @property
+    def x_label_y(self) -> float:
+        return self.bottom + 13
+
+
+def _thinned(steps: Sequence[RatingStep], by: str) -> list[RatingStep]:
+    """By date, a day's last rating (several games of one evening are one point); at most RATING_POINTS."""
+    if by == BY_DATE:
+        steps = [step for i, step in enumerate(steps) if i + 1 == len(steps) or steps[i + 1].date != step.date]
+    if len(steps) <= RATING_POINTS:
+        return list(steps)
+    return [steps[round(i * (len(steps) - 1) / (RATING_POINTS - 1))] for i in range(RATING_POINTS)]
+
+
+def rating_chart(
+    *, players: Sequence[Player], steps: Mapping[int, Sequence[RatingStep]], by: str
+) -> RatingChart | None:
+    """A line per player (in `players`' order) of the rating μ − 3σ after each rated outcome: across, the
+    outcome's date (`BY_DATE`) or how many the player had played (`BY_GAMES`). None when nothing is rated."""
+    drawn = [(player, _thinned(steps.get(player.pk, ()), by)) for player in players]
+    drawn = [(player, mine) for player, mine in drawn if mine]
+    if not drawn:
+        return None
+    every = [step for _, mine in drawn for step in mine]
+    if by == BY_DATE:
+        first = min(step.date for step in every).toordinal()
+        span_x = max(step.date for step in every).toordinal() - first
+    else:
+        first, span_x = 1, max(step.played for step in every) - 1
+    low, high = min(step.ordinal for step in every), max(step.ordinal for step in every)
+    if high - low < 1:
+        low, high = low - 0.5, high + 0.5
+    left, right = RATING_PAD["left"], RATING_WIDTH - RATING_PAD["right"]
+    top, bottom = RATING_PAD["top"], RATING_HEIGHT - RATING_PAD["bottom"]
+
+    def x_of(step: RatingStep) -> float:
+        at = step.date.toordinal() if by == BY_DATE else step.played
+        return round(left + (right - left) * (at - first) / max(1, span_x), 1)
+
+    def y_of(value: float) -> float:
+        return round(bottom - (bottom - top) * (value - low) / (high - low), 1)
+
+    series = []
+    for index, (player, mine) in enumerate(drawn):
+        whole = steps[player.pk]
+        series.append(
+            RatingSeries(
+                player=player,
+                index=index,
+                points=" ".join(f"{x_of(step)},{y_of(step.ordinal)}" for step in mine),
+                last=rating_text(whole[-1].ordinal),
+                played=whole[-1].played,
+                end_x=x_of(mine[-1]),
+                end_y=y_of(mine[-1].ordinal),
+            )
+        )
+    values = [high, low] + ([0.0] if low < 0 < high else [])
+    kept: list[ChartTick] = []
+    for value in values:
+        tick = ChartTick(value=round(value), y=y_of(value), label=rating_text(value))
+        if all(abs(tick.y - other.y) >= 11 for other in kept):
+            kept.append(tick)
+    if by == BY_DATE:
+        first_x = datetime.date.fromordinal(first).isoformat()
+        last_x = datetime.date.fromordinal(first + span_x).isoformat()
+    else:
+        first_x, last_x = "1", str(first + span_x)
+    return RatingChart(
+        width=RATING_WIDTH,
+        height=RATING_HEIGHT,
+        by=by,
+        series=tuple(series),
+        ticks=tuple(sorted(kept, key=lambda t: t.y)),
+        zero_y=y_of(0.0) if low < 0 < high else None,
+        first_x=first_x,
+        last_x=last_x,
+        left=left,
+        right=right,
+        top=top,
+        bottom=bottom,
+    )

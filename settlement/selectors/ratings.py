@@ -1,10 +1,13 @@
 """Ratings and the players' audit trail, from the stored rows (`RatingRow`, `PlayerEvent`): no replay, no rating.
 
-The leaderboard is three queries however many hands, games or sessions the club has played.
+The leaderboard is three queries however many hands, games or sessions the club has played; the rating graph
+of its leaders (`rating_steps`) one more.
 """
 
 from __future__ import annotations
 
+import datetime
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db.models import Count, Max, Q
@@ -61,6 +64,29 @@ def leaderboard(*, club: Club, family: str | None = None) -> Leaderboard:
         for i, row in enumerate(current, start=1)
     )
     return Leaderboard(family=family, families=families, entries=entries)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RatingStep:
+    """A player's rating after one rated outcome (a finished game or a closed session) of a family."""
+
+    played: int  # the player's rated outcomes in the family so far, this one included: 1, 2, …
+    date: datetime.date  # the outcome's session's
+    ordinal: float
+
+
+def rating_steps(*, club: Club, family: str, players: Sequence[Player]) -> dict[int, tuple[RatingStep, ...]]:
+    """Each of `players`' ratings in `family` after every outcome, oldest first, by player id (one query)."""
+    steps: dict[int, list[RatingStep]] = {player.pk: [] for player in players}
+    rows = (
+        RatingRow.objects.filter(club=club, family=family, player__in=list(steps))
+        .order_by("player_id", "order")
+        .values_list("player_id", "session__date", "ordinal")
+    )
+    for player_id, date, ordinal in rows:
+        mine = steps[player_id]
+        mine.append(RatingStep(played=len(mine) + 1, date=date, ordinal=ordinal))
+    return {player_id: tuple(mine) for player_id, mine in steps.items()}
 
 
 @dataclass(frozen=True, kw_only=True)

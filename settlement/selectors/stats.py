@@ -15,7 +15,7 @@ from typing import Any
 from django.db.models import Count, F, Q, QuerySet, Sum
 
 from ..models import Club, GameRow, Player, Session, SessionSeat, SettlementRow
-from ..rules.families import LEVEL_BANDS, SCORING, Sides, group_order, level_band, scoring_group
+from ..rules.families import LEVEL_BANDS, SCORING, group_order, level_band, scoring_group
 from .sessions import sessions_dated
 
 # The side this row's seat was on won the hand (a hand neither side won — a redeal, 打二鬼's even — counts for none).
@@ -202,14 +202,20 @@ class BidFigures:
     made: int
 
 
+# Best and worst partner (and opponent) only among those with at least this many hands together (against).
+MIN_HANDS = 10
+
+
 @dataclass(frozen=True, kw_only=True)
 class OtherPlayer:
-    """Hands played with (partners) or against (opponents) another player, and how many the player's side won."""
+    """Hands played with (partners) or against (opponents) another player, how many the player's side won, and
+    the player's own total over those hands (`net`, per hand: `per_hand`)."""
 
     player: Player
     hands: int
     won: int
-    net: int  # opponents only: the player's own total over those hands (0 for partners)
+    net: int
+    per_hand: Decimal | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -238,6 +244,13 @@ class GroupStats:
     partners: tuple[OtherPlayer, ...]  # most hands won together first
     opponents: tuple[OtherPlayer, ...]  # most hands played against first
     running: tuple[RunningPoint, ...] = field(default=())
+    # Of those with at least `min_hands` hands: the highest and the lowest points per hand of the player's own
+    # (`best_and_worst`); a worst only when two or more qualify.
+    min_hands: int = MIN_HANDS
+    best_partner: OtherPlayer | None = None
+    worst_partner: OtherPlayer | None = None
+    best_opponent: OtherPlayer | None = None
+    worst_opponent: OtherPlayer | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -269,19 +282,18 @@ def player_stats(*, club: Club, player: Player) -> PlayerStats:
         figures = bids.setdefault(scoring_group(variant), {}).setdefault((bid, band), [0, 0])
         figures[0] += row["declared"]
         figures[1] += row["made"]
-    # The other seats of the hands the player played: on the same side (partners; not in 标分, where the 边家
-    # are no partnership) or on the other side (opponents). One join, so every condition on the player's own
-    # row (`hand__settlement_rows__…`) sits in one filter() call.
+    # The other seats of the hands the player played: on the same side of that hand (partners: the fixed
+    # partner, the called friend of 打百分 classic and 打二鬼, the other 边家 of 标分) or on the other side
+    # (opponents). One join, so every condition on the player's own row (`hand__settlement_rows__…`) sits in one
+    # filter() call, and `net` sums the player's own deltas over those hands.
     others = SettlementRow.objects.filter(session__in=sessions, declaring_side__isnull=False).exclude(player=player)
-    partnered = [variant for variant, scoring in SCORING.items() if scoring.sides is not Sides.ALONE]
     partners = (
         others.filter(
-            session__variant__in=partnered,
             hand__settlement_rows__player=player,
             hand__settlement_rows__declaring_side=F("declaring_side"),
         )
         .values("session__variant", "player_id")
-        .annotate(hands=Count("id"), won=Count("id", filter=SIDE_WON))
+        .annotate(hands=Count("id"), won=Count("id", filter=SIDE_WON), net=Sum("hand__settlement_rows__delta"))
         .order_by()
     )
     they_lost = Q(declaring_side=True, declarer_won=False) | Q(declaring_side=False, declarer_won=True)
@@ -316,6 +328,10 @@ def player_stats(*, club: Club, player: Player) -> PlayerStats:
             so_far += f.total
             running.append(RunningPoint(date=f.date, session_id=f.session_id, total=f.total, running=so_far))
         counted = [f for f in played if f.hands]
+        partners_here = _others(with_.get(group, {}), names, key=lambda o: (-o.won, -o.hands, o.player.name))
+        opponents_here = _others(against.get(group, {}), names, key=lambda o: (-o.hands, o.player.name))
+        best_partner, worst_partner = best_and_worst(partners_here, min_hands=MIN_HANDS)
+        best_opponent, worst_opponent = best_and_worst(opponents_here, min_hands=MIN_HANDS)
         groups.append(
             GroupStats(
                 group=group,
@@ -335,9 +351,13 @@ def player_stats(*, club: Club, player: Player) -> PlayerStats:
                 # Ties: the earlier session.
                 best=max(counted, key=lambda f: (f.total, -f.date.toordinal(), -f.session_id), default=None),
                 worst=min(counted, key=lambda f: (f.total, f.date.toordinal(), f.session_id), default=None),
-                partners=_others(with_.get(group, {}), names, key=lambda o: (-o.won, -o.hands, o.player.name)),
-                opponents=_others(against.get(group, {}), names, key=lambda o: (-o.hands, o.player.name)),
+                partners=partners_here,
+                opponents=opponents_here,
                 running=tuple(running),
+                best_partner=best_partner,
+                worst_partner=worst_partner,
+                best_opponent=best_opponent,
+                worst_opponent=worst_opponent,
             )
         )
     return PlayerStats(
@@ -358,5 +378,20 @@ def _bid_order(item: tuple[tuple[int | None, str | None], list[int]]) -> tuple[i
 
 
 def _others(figures: dict[int, list[int]], names: dict[int, Player], *, key: Any) -> tuple[OtherPlayer, ...]:
-    out = [OtherPlayer(player=names[pid], hands=h, won=w, net=n) for pid, (h, w, n) in figures.items()]
+    out = [
+        OtherPlayer(player=names[pid], hands=h, won=w, net=n, per_hand=per(n, h)) for pid, (h, w, n) in figures.items()
+    ]
     return tuple(sorted(out, key=key))
+
+
+def best_and_worst(others: tuple[OtherPlayer, ...], *, min_hands: int) -> tuple[OtherPlayer | None, OtherPlayer | None]:
+    """Among those with at least `min_hands` hands, the first and the last ranked by the player's own points per
+    hand (total over the hands ÷ their number, unrounded), then more hands, then the name: the best and the
+    worst. One who qualifies is the best only (no worst)."""
+    counted = sorted(
+        (o for o in others if o.hands >= min_hands),
+        key=lambda o: (-Decimal(o.net) / o.hands, -o.hands, o.player.name, o.player.pk),
+    )
+    if not counted:
+        return None, None
+    return counted[0], counted[-1] if len(counted) > 1 else None

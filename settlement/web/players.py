@@ -11,18 +11,21 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .. import policy, selectors, services
 from ..ledger import LedgerError
 from ..ledger.ratings import family_label
 from ..models import Membership, Player
+from ..presentation.chart import BY_DATE, BY_GAMES, rating_chart
 from ..presentation.ratings import event_lines, leaderboard_rows, rating_histories
 from ..scoping import get_membership_for_user, get_player_for_user, request_lang
-from ..selectors.ratings import leaderboard, merge_candidates, player_events, player_ratings
+from ..selectors.ratings import leaderboard, merge_candidates, player_events, player_ratings, rating_steps
 from .stats import player_stats_context
 
 PLAYER_SESSIONS = 20  # the player page's newest sessions; the rest are in the club's history, filtered by the player
+GRAPHED = 5  # the leaderboard's rating graph draws its first five players
 
 
 @login_required
@@ -66,6 +69,10 @@ def club_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     membership = get_membership_for_user(request.user, slug)
     family = request.GET.get("family") or None
     board = leaderboard(club=membership.club, family=family)
+    # The graph across the dates or the games played (`?by=games`); any other value is the dates.
+    by = BY_GAMES if request.GET.get("by") == BY_GAMES else BY_DATE
+    leaders = [entry.player for entry in board.entries[:GRAPHED]]
+    steps = rating_steps(club=membership.club, family=board.family, players=leaders) if leaders and board.family else {}
     ctx = {
         "club": membership.club,
         "membership": membership,
@@ -73,6 +80,9 @@ def club_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
         "family_label": family_label(board.family) if board.family else "",
         "families": [(key, family_label(key)) for key in board.families],
         "rows": leaderboard_rows(board),
+        "chart": rating_chart(players=leaders, steps=steps, by=by),
+        "by": by,
+        "by_choices": [(BY_DATE, _("By date")), (BY_GAMES, _("By games played"))],
     }
     return render(request, "settlement/leaderboard.html", ctx)
 

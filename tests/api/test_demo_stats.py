@@ -7,7 +7,7 @@ from the rules files (the demo's documents are their examples) and ../shared/gol
   85 with 春燕, 10 captured: D = −5, [5, −5, 5, −5];  90 with 春燕, 45: D = 35, 包场 (45 > 40): [−70, 35, 0, 35];
   80 alone, 30: D = 10, [−30, 10, 10, 10];  100 爆 with 阿明, 0: 光头 50 × 2 and 喜金 10 × 3: [130, 90, −110, −110].
   Totals 老赵 35, 阿明 130, 春燕 −95, 小李 −70 (a hand: 8.75 → 8.8, 32.5, −23.75 → −23.8, −17.5).
-  老赵 made 85 and 100, broke 90 and 80. Partners: 春燕 hands 1–2 (won 1), 阿明 hand 4 (won).
+  老赵 made 85 and 100, broke 90 and 80. Partners: 春燕 hands 1–2 (won 1; 老赵 5 − 70 = −65), 阿明 hand 4 (won; 130).
   Opponents: 小李 all 4 (won 1 and 4; net 5 − 70 − 30 + 130 = 35), 阿明 1–3 (won 1; 5 − 70 − 30 = −95),
   春燕 3–4 (won 4; −30 + 130 = 100).
 标分 (11-16, closed; seats 张姐 老王 小李 阿明; per 边家):
@@ -97,7 +97,8 @@ def _bids(group):
 def test_the_demo_erguai_declarer_partners_and_opponents(demo):
     erguai = _stats(demo, "老赵")["erguai/stake_points"]
     assert _bids(erguai) == [(80, None, 1, 0), (85, None, 1, 1), (90, None, 1, 0), (100, None, 1, 1)]
-    assert _others(erguai["partners"]) == [("春燕", 2, 1, 0), ("阿明", 1, 1, 0)]
+    assert _others(erguai["partners"]) == [("春燕", 2, 1, -65), ("阿明", 1, 1, 130)]
+    assert [row["per_hand"] for row in erguai["partners"]] == [-32.5, 130.0]
     assert _others(erguai["opponents"]) == [("小李", 4, 2, 35), ("阿明", 3, 1, -95), ("春燕", 2, 1, 100)]
 
 
@@ -107,12 +108,16 @@ def test_the_demo_biaofen_head_to_head(demo):
     biaofen = _stats(demo, "老王")["biaofen/dang"]
     assert _bids(biaofen) == [(50, None, 1, 1)]
     assert _others(biaofen["opponents"]) == [("张姐", 4, 3, 10), ("小李", 3, 2, 8), ("阿明", 1, 1, 9)]
-    assert biaofen["partners"] == []  # 边家 are no partnership
+    # The other 边家 of each hand 老王 did not declare: 阿明 hands 1 (+1, won), 2 (−4), 3 (+3, won), 4 (−3),
+    # 6 (+3, won); 小李 1, 3, 4 (+1 + 3 − 3, won 2); 张姐 2 and 6 (−4 + 3, won 1).
+    assert _others(biaofen["partners"]) == [("阿明", 5, 3, 0), ("小李", 3, 2, 1), ("张姐", 2, 1, -1)]
+    assert [row["per_hand"] for row in biaofen["partners"]] == [0.0, 0.3, -0.5]
+    assert (biaofen["min_hands"], biaofen["best_partner"], biaofen["worst_partner"]) == (10, None, None)
 
 
 def test_the_demo_level_games_count_declaring_by_band_of_levels(demo):
     assert _bids(_stats(demo, "阿明")["hongxingwu/levels"]) == [(None, "2–5", 1, 1), (None, "10–K", 1, 0)]
     gunzi = _stats(demo, "老王")["gunzi/stake_points"]
     assert _bids(gunzi) == [(None, "2–5", 1, 1), (None, "6–9", 1, 0)]
-    assert _others(gunzi["partners"]) == [("张姐", 5, 3, 0)]
+    assert _others(gunzi["partners"]) == [("张姐", 5, 3, -7)]
     assert _others(gunzi["opponents"]) == [("小李", 5, 3, -7), ("老赵", 5, 3, -7)]

@@ -2,11 +2,11 @@
 
 The club is `test_standings.py`'s 茶馆 (its comment works each hand out). 王's figures:
 - 盘 points (本溪, session A): 5 hands, total 315, 63.0 a hand; declared 80 (made) and 100 (made);
-  partner 张 on all 5 hands, their side won hands 1 (made), 2 (李 broke), 5 (made) = 3 of 5;
+  partner 张 on all 5 hands, their side won hands 1 (made), 2 (李 broke), 5 (made) = 3 of 5, 王's own 315;
   opponents 李 and 赵 on all 5, 王's side won 3, 王's own total over them 80 + 20 + 0 − 85 + 300 = 315.
 - 注 (classic, session B, seats 李 王 钱 张): total +4 over 3 hands, 1.3 a hand; declared 70 alone, made.
   Same side: hand 1 王 and 张 defend against 李 + 钱 (lost), hand 3 王 is 张's friend (broken, lost):
-  张 2 hands, 0 won. Opposite: hand 1 李, 钱 (王 −1, lost); hand 2 李, 钱, 张 (王 +6, won);
+  张 2 hands, 0 won, 王 −1 − 1 = −2. Opposite: hand 1 李, 钱 (王 −1, lost); hand 2 李, 钱, 张 (王 +6, won);
   hand 3 李, 钱 (王 −1, lost): 李 and 钱 3 hands, 1 won, net +4; 张 1 hand, 1 won, net +6.
 """
 
@@ -50,7 +50,8 @@ def test_a_players_figures_per_family_and_unit(tea_house):  # noqa: F811
         {"bid": 80, "band": None, "declared": 1, "made": 1},
         {"bid": 100, "band": None, "declared": 1, "made": 1},
     ]
-    assert _others(pan["partners"]) == [("张", 5, 3, 0)]
+    assert _others(pan["partners"]) == [("张", 5, 3, 315)]
+    assert (pan["partners"][0]["per_hand"], pan["opponents"][0]["per_hand"]) == (63.0, 63.0)
     assert _others(pan["opponents"]) == [("李", 5, 3, 315), ("赵", 5, 3, 315)]
     assert pan["best"]["total"] == pan["worst"]["total"] == 315
     assert pan["running"] == [{"session": tea_house[2].pk, "date": "2026-11-01", "total": 315, "running": 315}]
@@ -62,8 +63,24 @@ def test_a_players_figures_per_family_and_unit(tea_house):  # noqa: F811
         0,
     )
     assert zhu["by_bid"] == [{"bid": 70, "band": None, "declared": 1, "made": 1}]
-    assert _others(zhu["partners"]) == [("张", 2, 0, 0)]
+    assert _others(zhu["partners"]) == [("张", 2, 0, -2)]
     assert _others(zhu["opponents"]) == [("李", 3, 1, 4), ("钱", 3, 1, 4), ("张", 1, 1, 6)]
+    assert [row["per_hand"] for row in zhu["opponents"]] == [1.3, 1.3, 6.0]  # 4 / 3 = 1.33…
+    # No one has 10 hands with or against 王 yet: no best or worst.
+    assert [pan[key] for key in ("best_partner", "worst_partner", "best_opponent", "worst_opponent")] == [None] * 4
+
+
+def test_the_best_and_worst_opponent_need_the_minimum_of_hands(tea_house):  # noqa: F811
+    club, owner = tea_house[:2]
+    # Seven October sessions of 2, 3, 4, 5, 1, 2, 3 hands (王 李 客n 赵): 王 takes a prefix of 80, 20, 0, −85, 300:
+    # 100, 100, 15, 315, 80, 100, 100 = 810; with A's 315, 1,125 over 25 hands against 李 and 赵 each, 45.0 a hand.
+    # Equal: more hands, then the name (李 before 赵 in code points). The guests' 2 to 5 hands are too few.
+    seven_more_sessions(club, owner)
+    pan = client_for(owner).get(_url(club, "王")).json()["groups"][0]
+    best, worst = pan["best_opponent"], pan["worst_opponent"]
+    assert (best["player"]["name"], best["hands"], best["net"], best["per_hand"]) == ("李", 25, 1125, 45.0)
+    assert (worst["player"]["name"], worst["hands"], worst["net"], worst["per_hand"]) == ("赵", 25, 1125, 45.0)
+    assert (pan["best_partner"], pan["worst_partner"]) == (None, None)  # 张 5 hands, each guest at most 5
 
 
 def test_best_and_worst_sessions_and_the_running_total_follow_the_dates(tea_house):  # noqa: F811

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.management import call_command
 from django.test import Client
@@ -48,17 +50,59 @@ def test_an_unknown_family_shows_an_empty_board(demo):
 
 
 def test_the_leaderboard_costs_the_same_queries_with_more_hands_and_sessions(demo, django_assert_num_queries):
-    # Session, user, membership with the club, then the board: families, each player's last order, the rows.
+    # Session, user, membership with the club, then the board: families, each player's last order, the rows;
+    # and the rating graph: its leaders' every rating row (one query, by date or by games played alike).
     client, club = demo
-    url = reverse("club_leaderboard", args=[club.slug])
-    with django_assert_num_queries(6):
-        client.get(url)
+    for query in ("", "?by=games"):
+        url = reverse("club_leaderboard", args=[club.slug]) + query
+        with django_assert_num_queries(7):
+            client.get(url)
     owner = club.memberships.get(role=Role.OWNER).user
     for day in ("2026-12-01", "2026-12-02", "2026-12-03"):
         session = make_session(club, owner, players=["老王", "小李", "张姐", "老赵"], date=day)
         record_hands(session, owner, BENXI_EXAMPLE)
-    with django_assert_num_queries(6):
-        client.get(url)
+    for query in ("", "?by=games"):
+        url = reverse("club_leaderboard", args=[club.slug]) + query
+        with django_assert_num_queries(7):
+            client.get(url)
+
+
+@pytest.mark.parametrize(
+    ("lang", "query", "title", "across", "current"),
+    [
+        ("zh-hans", "", "等级分走势（按日期）", "日期", "按日期"),
+        ("zh-hans", "?family=baifen&by=games", "等级分走势（按已赛场数）", "已赛场数", "按已赛场数"),
+        ("en", "?by=date", "Ratings by date", "Date", "By date"),
+        ("en", "?by=games", "Ratings by games played", "Games played", "By games played"),
+        ("en", "?by=nonsense", "Ratings by date", "Date", "By date"),
+    ],
+)
+def test_the_rating_graph_goes_by_date_or_by_games_played_with_a_title_and_labelled_axes(
+    demo, lang, query, title, across, current
+):
+    client, club = demo
+    page = _page(client, reverse("club_leaderboard", args=[club.slug]) + query, lang)
+    graph = page[page.index('<section class="rating-graph"') :]
+    assert f'<h2 id="rating-graph-title">{title}</h2>' in graph
+    assert f'<title id="rating-svg-title">{title} · ' in graph
+    assert f'text-anchor="middle">{across}</text>' in graph
+    assert ">等级分</text>" in graph if lang == "zh-hans" else ">Rating</text>" in graph
+    assert f'aria-current="page">{current}</a>' in graph
+    # Each way is a plain link (no script): the other one keeps the family.
+    assert 'href="?family=baifen&amp;by=games"' in graph and 'href="?family=baifen"' in graph
+    # The demo's 本溪 evening: 11-07's three 盘, four players, each rated three times.
+    assert graph.count('<g class="series') == 4 and graph.count("<polyline") == 4
+
+
+def test_the_rating_graph_by_games_played_draws_each_outcome_and_by_date_each_days_last(demo):
+    client, club = demo
+    url = reverse("club_leaderboard", args=[club.slug])
+    by_games = _page(client, url + "?by=games", "en")
+    by_date = _page(client, url, "en")
+    # One evening of three 盘: three points a line across the games, one a line across the dates.
+    lines = [re.search(r'<polyline points="([^"]*)"', page).group(1).split() for page in (by_games, by_date)]
+    assert [len(points) for points in lines] == [3, 1]
+    assert "from 1 to 3" in by_games and "from 2026-11-07 to 2026-11-07" in by_date
 
 
 def test_a_player_page_shows_the_rating_and_its_history(demo):

@@ -145,3 +145,46 @@ def test_the_player_chart_has_a_title_and_labelled_axes_in_the_readers_language(
     assert re.search(rf'<text class="axis-title y-title" transform="rotate\(-90\)"[^>]*>{up}</text>', figure)
     assert desc in figure and figure.count('class="axis"') == 2
     assert '<text class="date"' in figure and "2026-11-01" in figure  # the one session's date under the line
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        (
+            "zh-hans",
+            (
+                "搭档与对手",
+                "至少 10 局",
+                "最佳搭档",
+                "张：每局平均 63.0，共 10 局",
+                "最差搭档",
+                "李：每局平均 13.0，共 10 局",
+            ),
+        ),
+        (
+            "en",
+            (
+                "Partners and rivals",
+                "at least 10 hands together (or against)",
+                "Best partner</dt><dd>张: 63.0 per hand over 10 hands",
+                "Worst partner</dt><dd>李: 13.0 per hand over 10 hands",
+            ),
+        ),
+    ],
+)
+def test_the_player_page_names_the_best_and_worst_partner_with_the_minimum_stated(club_with_a_session, lang, words):
+    client, club, owner = club_with_a_session
+    # 王 with 张 (seat 2): the fixture's 5 hands and 5 more, 315 each time: 630 over 10, 63.0 a hand. With 李 in
+    # seat 2: hands 1–4 twice (80 + 20 + 0 − 85 = 15 each) and 1–2 (100): 130 over 10, 13.0 a hand.
+    record_hands(
+        make_session(club, owner, date=datetime.date(2026, 11, 2), players=["王", "赵", "张", "李"]),
+        owner,
+        BENXI_EXAMPLE,
+    )
+    for day, hands in ((3, 4), (4, 4), (5, 2)):
+        session = make_session(club, owner, date=datetime.date(2026, 11, day), players=["王", "赵", "李", "张"])
+        record_hands(session, owner, BENXI_EXAMPLE[:hands])
+    wang = club.players.get(name="王")
+    page = client.get(f"/clubs/{club.slug}/players/{wang.pk}/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    for word in words:
+        assert word in re.sub(r"\s*\n\s*", "", page)
