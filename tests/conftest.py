@@ -197,10 +197,16 @@ def expected_seconds(nodeid: str) -> float:
 
 
 def _keeps_module_whole(item: pytest.Item) -> bool:
+    """A fixture of this project's tests (not a plugin's, like pytest-django's class-scoped autouse one) set up
+    once for a module, class or package."""
     info = getattr(item, "_fixtureinfo", None)
     if info is None:
         return False
-    return any(d.scope in ("module", "class", "package") for defs in info.name2fixturedefs.values() for d in defs)
+    return any(
+        d.scope in ("module", "class", "package") and d.baseid.startswith("tests")
+        for defs in info.name2fixturedefs.values()
+        for d in defs
+    )
 
 
 def two_halves(items: list[pytest.Item]) -> list[pytest.Item]:
