@@ -163,7 +163,8 @@ def pytest_terminal_summary(terminalreporter):
 # half starts with its share of the long tests (dealt out longest first to the half with less so far) and ends
 # with short ones, which the worker that finishes first takes from the other: the run ends on short tests.
 # Nothing is left out and each test runs as it is; a module with a module- or class-scoped fixture stays whole
-# and in one half (its fixture is set up once). Without xdist the order is the collection's.
+# and in one half (its fixture is set up once). Without xdist the order is the collection's. Any --dist mode: an
+# xdist worker is told "no" for its own, and the order is harmless under the others.
 
 # Seconds a test takes on a quiet machine, roughly (`pytest --durations`), by the start of its node id; the
 # longest matching start counts. A browser test not named here counts as BROWSER_SECONDS, any other as
@@ -241,6 +242,6 @@ def two_halves(items: list[pytest.Item]) -> list[pytest.Item]:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
-    if getattr(config, "workerinput", None) is None or config.getoption("dist", "no") != "worksteal":
+    if getattr(config, "workerinput", None) is None:  # not an xdist worker (a worker's own --dist is "no")
         return
     items[:] = two_halves(items)
