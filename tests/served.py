@@ -1,19 +1,23 @@
 """The site as `make serve` runs it, for the tests that must see exactly that: gunicorn with gunicorn.conf.py,
 DEBUG off, the collected static files, a SQLite file of its own with the demo club (`make run`'s data).
 
-`served(folder, static_root)` migrates, loads the demo club, opens a share link for its open session, starts
+`served(folder, static_root)` migrates, loads the demo club, opens a share link for its open session (on SQLite:
+once per test run, each served site getting a copy of that database), starts
 gunicorn on a free port of 127.0.0.1 and yields a `Served` (its URL and the pages to visit); gunicorn stops
 (master and worker) however the block ends.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -106,10 +110,10 @@ def served(
         **(extra_env or {}),
     }
     pages: dict[str, str] = {}
-    if prepare:
-        _manage(env, "migrate", "--noinput", "-v0")
-        _manage(env, "demo_load")
-        pages = json.loads(_manage(env, "shell", "-c", SEED).strip().splitlines()[-1])
+    if prepare and database_url is None:
+        pages = _prepared_copy(folder, env)
+    elif prepare:
+        pages = _prepare(env)
     log = folder / "gunicorn.log"
     with open(log, "wb") as out:
         # No control socket: gunicorn's default path is one per user, shared with any other gunicorn running.
@@ -131,6 +135,37 @@ def served(
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+def _prepare(env: dict[str, str]) -> dict[str, str]:
+    """Migrate, load the demo club and open a share link: the pages to visit."""
+    _manage(env, "migrate", "--noinput", "-v0")
+    _manage(env, "demo_load")
+    return json.loads(_manage(env, "shell", "-c", SEED).strip().splitlines()[-1])
+
+
+def _prepared_copy(folder: Path, env: dict[str, str]) -> dict[str, str]:
+    """The SQLite site prepared once per test run (both xdist workers, every module that serves one) and copied
+    into `folder`, database and data folder (its secret key) alike: each served site is still its own, as new."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"pid-{os.getpid()}"
+    cache = Path(tempfile.gettempdir()) / f"baifen-test-served-{os.getuid()}"
+    cache.mkdir(mode=0o700, parents=True, exist_ok=True)
+    ready = cache / run
+    with open(cache / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the other worker preparing it: wait for its copy
+        if not (ready / "pages.json").exists():
+            for old in cache.iterdir():  # earlier runs' copies
+                if old.is_dir() and time.time() - old.stat().st_mtime > 3600:
+                    shutil.rmtree(old, ignore_errors=True)
+            building = Path(tempfile.mkdtemp(dir=cache, prefix=".building-"))
+            database = f"sqlite:///{building / 'db.sqlite3'}"
+            pages = _prepare({**env, "DATABASE_URL": database, "BAIFEN_DATA_DIR": str(building / "data")})
+            (building / "pages.json").write_text(json.dumps(pages), encoding="utf-8")
+            building.rename(ready)  # whole or not at all
+    shutil.copyfile(ready / "db.sqlite3", folder / "db.sqlite3")
+    if (ready / "data").exists():
+        shutil.copytree(ready / "data", folder / "data", dirs_exist_ok=True)
+    return json.loads((ready / "pages.json").read_text(encoding="utf-8"))
 
 
 def _wait_healthy(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
