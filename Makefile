@@ -79,7 +79,8 @@ bench-load: $(STAMP) $(MO)
 # drawn by the system Chromium (Debian's `chromium` and `fonts-noto-cjk`); CI=true makes a missing one an error.
 .PHONY: screenshots
 screenshots: $(STAMP) $(MO)
-	CI=true $(PY) -m pytest -q tests/web/browser/screenshots.py
+	BAIFEN_SCREENSHOTS=1 CI=true $(PY) -m pytest -q tests/web/browser/screenshots.py \
+		tests/web/browser/test_polish_b_browser.py
 
 # `make mutants`: mutation testing of the engine and the services (mutmut, [tool.mutmut] in pyproject.toml).
 # Slow (hours for all of it): not in CI. Survivors are explained in docs/mutants.md. The tests run from a copy

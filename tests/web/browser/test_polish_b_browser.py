@@ -1,10 +1,12 @@
 """Issue 31's items 11, 12 and 17 in Chromium at 360 × 740, in both languages, axe-checked on every page
 (the conftest runs axe-core on each document): the settle-up with its unit, the money on the new-session
-form, undoing the last hand (with JavaScript and without), a hand's note in its trail. Screenshots of each
-into docs/screenshots/ (small PNGs)."""
+form, undoing the last hand (with JavaScript and without), a hand's note in its trail. Screenshots of each go
+into docs/screenshots/ under `make screenshots` (BAIFEN_SCREENSHOTS=1), else into the test's own temporary folder:
+`make test` never rewrites a tracked file."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -16,21 +18,21 @@ from .conftest import PHONE
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-OUT = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
 
 
 @pytest.mark.parametrize("lang", ["zh-hans", "en"])
-def test_the_changed_pages_at_360_px(new_page, live_server, lang):
+def test_the_changed_pages_at_360_px(new_page, live_server, lang, tmp_path):
+    out = DOCS if os.environ.get("BAIFEN_SCREENSHOTS") else tmp_path
     club = make_club("东城俱乐部", slug="east")
     owner = make_member(club)
     name = "zh" if lang == "zh-hans" else "en"
-    OUT.mkdir(parents=True, exist_ok=True)
     base = f"{live_server.url}/clubs/{club.slug}"
     page = new_page(owner, viewport=PHONE, lang=lang)
 
     page.goto(f"{base}/sessions/new/?variant=biaofen")
     page.locator("fieldset.money").scroll_into_view_if_needed()
-    page.screenshot(path=str(OUT / f"session-new-money-{name}-phone.png"))
+    page.screenshot(path=str(out / f"session-new-money-{name}-phone.png"))
 
     session = make_session(club, owner)
     record_hands(session, owner, BENXI_EXAMPLE[:2])
@@ -38,7 +40,7 @@ def test_the_changed_pages_at_360_px(new_page, live_server, lang):
     page.goto(f"{base}/sessions/{session.pk}/table/")
     page.locator("a.undo-last").click()
     page.wait_for_url("**/table/undo/")
-    page.screenshot(path=str(OUT / f"undo-{name}-phone.png"))
+    page.screenshot(path=str(out / f"undo-{name}-phone.png"))
     page.locator("button.danger").click()
     page.wait_for_url("**/table/?voided=3")
     assert page.locator("a.undo-last").count() == 0  # hand 3 is void: nothing more to undo
@@ -46,14 +48,14 @@ def test_the_changed_pages_at_360_px(new_page, live_server, lang):
     page.goto(f"{base}/sessions/{session.pk}/hands/3/")
     page.locator("section.history").scroll_into_view_if_needed()
     assert page.locator(".history .note").count() == 1
-    page.screenshot(path=str(OUT / f"hand-note-{name}-phone.png"))
+    page.screenshot(path=str(out / f"hand-note-{name}-phone.png"))
 
     classic = make_session(club, owner, variant="baifen.classic", options={"unit_value": 3})
     record_hands(classic, owner, [{"declarer": 0, "bid": 60, "partner": 2, "captured": 30}])
     services.session_close(session=classic, user=owner)
     page.goto(f"{base}/sessions/{classic.pk}/table/")
     page.locator("ul.settle-up").scroll_into_view_if_needed()
-    page.screenshot(path=str(OUT / f"settle-up-{name}-phone.png"))
+    page.screenshot(path=str(out / f"settle-up-{name}-phone.png"))
 
 
 def test_undo_works_without_javascript(new_page, live_server):
