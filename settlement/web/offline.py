@@ -47,6 +47,7 @@ OFFLINE_ASSETS = (
     "css/share.css",
     "js/table.js",
     "js/numbers.js",
+    "js/clock.js",
     "js/offline.js",
     "js/share.js",
     "js/logout.js",
