@@ -328,6 +328,8 @@ def entry(
                     required=False,
                     default=[],
                     choices=choices(name, variant.penalty_kinds),
+                    minimum=0,  # a seat's count of one kind in a hand, as the entry form takes it
+                    maximum=9,
                 )
             )
     reasons = tuple(Choice(value=str(r), label=text(f"redeal.{r}", lang)) for r in redeal_reasons(variant, options))

@@ -59,6 +59,18 @@ COMMON: Mapping[str, tuple[str, str]] = {
     "redeal.all_pass": ("无人叫分", "all passed"),
     "redeal.no_trump_no_points": ("无主无分", "no trump and no points"),
     "redeal.misdeal": ("发错牌", "misdeal"),
+    # What a number field allows (`number_rule`), said beside the field when what was typed is not that.
+    "number.range": ("{label}只能填 {low} 到 {high} 的整数", "{label}: a whole number from {low} to {high}"),
+    "number.range_step": (
+        "{label}只能填 {low} 到 {high} 之间 {step} 的倍数",
+        "{label}: a multiple of {step} from {low} to {high}",
+    ),
+    "number.at_least": ("{label}只能填不小于 {low} 的整数", "{label}: a whole number of at least {low}"),
+    "number.at_least_step": (
+        "{label}只能填不小于 {low} 的 {step} 的倍数",
+        "{label}: a multiple of {step} of at least {low}",
+    ),
+    "number.any": ("{label}只能填整数", "{label}: a whole number"),
 }
 
 TABLE: Mapping[str, tuple[str, str]] = {
@@ -84,6 +96,32 @@ def is_english(lang: str) -> bool:
 def text(key: str, lang: str = Lang.ZH, **params: Any) -> str:
     """The message `key` in `lang` with `params`."""
     return render(Msg(key=key, params=params), lang)
+
+
+def _figure(n: int) -> str:
+    return str(n).replace("-", "\u2212")  # a true minus sign, as every figure on the pages
+
+
+def number_rule(*, label: str, minimum: int | None, maximum: int | None, step: int = 1, lang: str = Lang.ZH) -> str:
+    """What a number field of the engine's description (an `EntryField`, an `OptionSpec`) allows, in words:
+    the one message a form shows beside the field when what was typed is not that.
+
+    >>> number_rule(label="抓分", minimum=0, maximum=100, step=5)
+    '抓分只能填 0 到 100 之间 5 的倍数'
+    >>> number_rule(label="Bombs", minimum=0, maximum=4, lang="en")
+    'Bombs: a whole number from 0 to 4'
+    >>> number_rule(label="Target", minimum=-5, maximum=None, lang="en")
+    'Target: a whole number of at least \u22125'
+    """
+    stepped = "_step" if step != 1 else ""
+    if minimum is not None and maximum is not None:
+        key = f"number.range{stepped}"
+    elif minimum is not None:
+        key = f"number.at_least{stepped}"
+    else:
+        key = "number.any"
+    low, high = (_figure(n) if n is not None else "" for n in (minimum, maximum))
+    return text(key, lang, label=label, low=low, high=high, step=step)
 
 
 def seat_name(seat: int, lang: str = Lang.ZH, players: Sequence[str] = ()) -> str:

@@ -15,7 +15,7 @@ from ..models import Adjustment, Event, EventPlayer, HandRevision, Player, Round
 from .events import EventStandings
 
 # Changes when what the big screen shows changes shape (bump it with the fragment's template).
-SCREEN_VERSION = 1
+SCREEN_VERSION = 2
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -112,7 +112,10 @@ def event_screen_etag(*, event: Event, lang: str) -> str:
     queries whatever the tables)."""
     revision = HandRevision.objects.filter(hand__session__event_table__round__event=event).aggregate(m=Max("id"))["m"]
     tables = RoundTable.objects.filter(round__event=event).aggregate(
-        n=Count("id"), open=Count("id", filter=Q(session__status=Session.Status.OPEN)), rounds=Max("round__n")
+        n=Count("id"),
+        open=Count("id", filter=Q(session__status=Session.Status.OPEN)),
+        rounds=Max("round__n"),
+        allowed=Count("round", filter=Q(round__late_allowed=True), distinct=True),  # the clock's late-hand words
     )
     others = EventPlayer.objects.filter(event=event).aggregate(n=Count("id"), left=Count("left"))
     adjustment = Adjustment.objects.filter(event=event).aggregate(m=Max("id"))["m"]
@@ -124,6 +127,7 @@ def event_screen_etag(*, event: Event, lang: str) -> str:
         tables["n"],
         tables["open"],
         tables["rounds"] or 0,
+        tables["allowed"],
         others["n"],
         others["left"],
         adjustment or 0,
@@ -137,6 +141,7 @@ class SessionEvent:
     event: Event
     round: int
     table: int
+    round_row: Round | None = None  # the round itself: its clock (`presentation.clock.round_clock`)
 
 
 def session_event(*, session: Session) -> SessionEvent | None:
@@ -144,4 +149,4 @@ def session_event(*, session: Session) -> SessionEvent | None:
     table = RoundTable.objects.filter(session=session).select_related("round", "round__event").first()
     if table is None:
         return None
-    return SessionEvent(event=table.round.event, round=table.round.n, table=table.number)
+    return SessionEvent(event=table.round.event, round=table.round.n, table=table.number, round_row=table.round)

@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModif
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
@@ -23,6 +24,7 @@ from django.views.decorators.http import require_GET
 
 from .. import selectors
 from ..models import Event, Membership, variant_label
+from ..presentation.clock import round_clock
 from ..presentation.qr import share_qr_svg
 from ..selectors import event_pages
 from .events import _get_event_for_user
@@ -45,6 +47,8 @@ def _screen_context(membership: Membership, event: Event) -> dict[str, Any]:
         # The standings column shows as many rows as the screen holds; the rest are on the event page.
         "top": standings.rows[: 12 if len(tables) <= 4 else 10],
         "wide": len(tables) > 4,
+        # The round clock, as the tables' own pages show it (clock.js counts down from it).
+        "clock": round_clock(round=current.round if current else None, late_hands=event.late_hands, now=timezone.now()),
     }
 
 

@@ -46,6 +46,8 @@ OFFLINE_ASSETS = (
     "css/table.css",
     "css/share.css",
     "js/table.js",
+    "js/numbers.js",
+    "js/clock.js",
     "js/offline.js",
     "js/share.js",
     "js/logout.js",

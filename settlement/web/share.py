@@ -30,6 +30,7 @@ from ..presentation.qr import share_qr_svg
 from ..presentation.sessions import game_columns, game_label
 from ..rules.registry import VARIANTS
 from ..scoping import get_session_for_user
+from .table import session_clock
 
 TV = "tv"
 # After a write every open share page misses at its next poll: the first one renders the fragment,
@@ -102,6 +103,7 @@ def share_page(request: HttpRequest, token: str) -> HttpResponse:
     except LinkRevoked:
         return _revoked_page(request)
     ctx = _share_context(request, shared, _layout(request))
+    ctx["clock"] = session_clock(shared.session)  # the page only: the live part's queries stay as they are
     return _private(render(request, "settlement/share.html", ctx))
 
 

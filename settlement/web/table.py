@@ -15,16 +15,19 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .. import policy, selectors, services
 from ..ledger import LedgerError
 from ..models import Membership, Session
+from ..presentation.clock import RoundClock, round_clock
 from ..presentation.receipts import hand_receipt
 from ..presentation.sessions import game_columns, game_label, hand_label, standings_note
 from ..rules.registry import VARIANTS
 from ..scoping import get_session_for_user, int_param, request_lang
+from ..selectors.event_pages import session_event
 from .forms import TableHandForm
 from .templatetags.ledger import how_label
 
@@ -121,9 +124,20 @@ def table_page(
         "voided": _known_hand(view, request.GET.get("voided")),
         "conflict": conflict,
         "undo_hand": newest_hand(view) if view.fix is None else None,
+        "clock": session_clock(session),
         **game_columns(session.variant),
     }
     return render(request, "settlement/table.html", ctx, status=status)
+
+
+def session_clock(session: Session) -> RoundClock | None:
+    """The clock of the event round an open session is a table of (None: not an event's table, or no clock)."""
+    if not session.is_open:
+        return None
+    found = session_event(session=session)
+    if found is None:
+        return None
+    return round_clock(round=found.round_row, late_hands=found.event.late_hands, now=timezone.now())
 
 
 def _game_end_notice(view: selectors.TableView, number: int | None) -> str:

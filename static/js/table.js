@@ -211,12 +211,18 @@
         var fieldset = slot.closest("fieldset");
         if (fieldset) fieldset.classList.remove("has-error");
       });
+      form.querySelectorAll("input[aria-invalid]").forEach(function (input) {
+        var slot = form.querySelector('.field-error[data-error-for~="' + input.name + '"]');
+        if (!slot || !slot.dataset.server) input.removeAttribute("aria-invalid");
+      });
       fragment.querySelectorAll(".receipt-errors li").forEach(function (item) {
         var slot = form.querySelector('.field-error[data-error-for~="' + item.dataset.field + '"]');
         if (!slot || slot.dataset.server) return;
         slot.textContent = item.textContent;
         var fieldset = slot.closest("fieldset");
         if (fieldset) fieldset.classList.add("has-error");
+        var input = form.querySelector('input[name="' + item.dataset.field + '"][data-rule]');
+        if (input) input.setAttribute("aria-invalid", "true");
       });
     }
     /* A preview that failed says so above the receipt it could not replace. */

@@ -369,7 +369,7 @@ def _field_row(f: Any) -> tuple[Any, ...]:
                 ("captured", FieldKind.POINTS, True, None, False, [], 0, 200, 5),
                 ("kou_di", FieldKind.SWITCH, False, False, False, [], None, None, 1),
                 ("bottom_points", FieldKind.POINTS, False, 0, False, [], 0, 200, 5),
-                ("penalties", FieldKind.PENALTIES, False, [], False, ["shuai", "misdeal"], None, None, 1),
+                ("penalties", FieldKind.PENALTIES, False, [], False, ["shuai", "misdeal"], 0, 9, 1),
             ],
         ),
         (
@@ -387,7 +387,7 @@ def _field_row(f: Any) -> tuple[Any, ...]:
                 ("captured", FieldKind.POINTS, True, None, False, [], 0, 200, 5),
                 ("kou_di", FieldKind.SWITCH, False, False, False, [], None, None, 1),
                 ("bottom_points", FieldKind.POINTS, False, 0, False, [], 0, 200, 5),
-                ("penalties", FieldKind.PENALTIES, False, [], False, ["shuai", "misdeal"], None, None, 1),
+                ("penalties", FieldKind.PENALTIES, False, [], False, ["shuai", "misdeal"], 0, 9, 1),
             ],
         ),
         (
@@ -455,7 +455,7 @@ def _field_row(f: Any) -> tuple[Any, ...]:
                 ("kou_unit", FieldKind.COUNT, False, None, False, [], 1, 27, 1),
                 ("jack_kou", FieldKind.SWITCH, False, False, False, [], None, None, 1),
                 ("bottom_points", FieldKind.POINTS, False, 0, False, [], 0, 200, 5),
-                ("penalties", FieldKind.PENALTIES, False, [], False, ["shuai"], None, None, 1),
+                ("penalties", FieldKind.PENALTIES, False, [], False, ["shuai"], 0, 9, 1),
             ],
         ),
     ],

@@ -48,7 +48,9 @@ def test_the_money_per_unit_opens_the_session_with_it(owner_client):
     assert Session.objects.get().options["unit_value"] == 5
 
 
-@pytest.mark.parametrize(("lang", "message"), [("zh-hans", "1"), ("en", "greater than or equal to 1")])
+@pytest.mark.parametrize(
+    ("lang", "message"), [("zh-hans", "只能填 1 到 1000000 的整数"), ("en", "a whole number from 1 to 1000000")]
+)
 def test_a_money_of_0_is_refused_beside_the_field(owner_client, lang, message):
     client, club, _ = owner_client
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang

@@ -536,10 +536,10 @@ def test_the_table_page_costs_the_same_queries_for_few_or_many_hands(owner_clien
     services.hand_void(session=long, user=owner, number=3, reason="x")
     # django session, user, session (the URL) + membership, club, seats, the state after the last hand (and
     # the log's last number), the newest hands' revisions with their stored states, the chart's settlement
-    # and game rows, the share link
-    with django_assert_num_queries(10):
+    # and game rows, the share link, the event round it may be a table of (the round clock)
+    with django_assert_num_queries(11):
         client.get(_url("table", short))
-    with django_assert_num_queries(10):
+    with django_assert_num_queries(11):
         client.get(_url("table", long))
 
 
@@ -554,9 +554,9 @@ def test_a_session_chart_costs_the_same_queries_for_few_or_many_hands(
     record_hands(long, owner, round_of_two * 3)
     monkeypatch.setattr(table_selectors, "CHART_HANDS", 3)  # the long one's chart starts after two rounds
     # As the 打百分 page above, plus the chart's base: what the rounds before its first hand add up to.
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(12):
         client.get(_url("table", short))
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(12):
         client.get(_url("table", long))
 
 

@@ -86,7 +86,10 @@ def _form_values(html: str) -> dict[str, str | list[str]]:
     return {k: v if len(v) > 1 else v[0] for k, v in values.items()}
 
 
-@pytest.mark.parametrize(("lang", "words"), [("zh-hans", "应为"), ("en", "must be")])
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("zh-hans", "翻倍线只能填 5 到 100 之间 5 的倍数"), ("en", "Doubling line: a multiple of 5 from 5 to 100")],
+)
 def test_a_refused_option_is_named_beside_it_in_the_readers_language(example, lang, words):
     client, session = example
     page = client.get(_url(session)).content.decode()

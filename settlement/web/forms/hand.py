@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ...models import Player
 from ...rules.registry import VARIANTS
+from .numbers import RuledNumberField
 
 # Form fields of each group (a group is one hand field; a few take more than one input).
 GROUP_FIELDS = {
@@ -118,29 +119,28 @@ class TableHandForm(forms.Form):
             f["contract"] = forms.ChoiceField(required=False, choices=choices("contract"))
         if "partner" in groups:
             f["partner"] = forms.ChoiceField(required=False, choices=choices("partner"))
-        number = {"inputmode": "numeric", "pattern": "[0-9]*", "min": 0, "step": 5, "autocomplete": "off"}
-        for name in ("captured", "bottom_points"):
-            if name in groups:
-                attrs = {**number, "max": described[name].maximum}
-                f[name] = forms.IntegerField(required=False, min_value=0, widget=forms.NumberInput(attrs=attrs))
-        if "bombs" in groups:
-            f["bombs"] = forms.IntegerField(
-                required=False, min_value=0, widget=forms.NumberInput(attrs={**number, "step": 1})
+
+        # Every number takes its limits from the engine's field; what it allows is said beside it (`numbers`).
+        def number(name: str, group: str, label: str, **attrs: Any) -> None:
+            spec = described[group]
+            f[name] = RuledNumberField(
+                required=False,
+                label_text=label,
+                minimum=spec.minimum,
+                maximum=spec.maximum,
+                step=spec.step,
+                error_id=f"error-{group}",
+                attrs={"pattern": "[0-9]*", **attrs},
             )
-        for name in KOU_COUNTS:
+
+        for name in ("captured", "bottom_points", "bombs", *KOU_COUNTS):
             if name in groups:
-                low, high = described[name].minimum, described[name].maximum
-                attrs = {**number, "step": 1, "min": low, "max": high}
-                f[name] = forms.IntegerField(
-                    required=False, min_value=low, max_value=high, widget=forms.NumberInput(attrs=attrs)
-                )
+                number(name, name, described[name].label)
         if "kou" in groups:
             f["kou"] = forms.ChoiceField(required=False, choices=[("", _("no")), *choices("kou")])
         if "bottom_multiplier" in groups:
             f["kou_shape"] = forms.ChoiceField(required=False, choices=choices("bottom_multiplier"))
-            f["bottom_multiplier"] = forms.IntegerField(
-                required=False, min_value=2, widget=forms.NumberInput(attrs={**number, "step": 1, "min": 2})
-            )
+            number("bottom_multiplier", "bottom_multiplier", described["bottom_multiplier"].label)
         if "bottom_jokers" in groups:
             jokers = [(str(i), str(i)) for i in range(4)]
             for size in ("big", "small"):
@@ -150,14 +150,11 @@ class TableHandForm(forms.Form):
         # The kinds of penalty the variant records (标分 both, 升级 failed throws only).
         self.penalty_kinds = [c.value for c in described["penalties"].choices] if "penalties" in groups else []
         if "penalties" in groups:
+            kinds = {c.value: c.label for c in described["penalties"].choices}
             for seat in range(entry.players):
                 for kind in self.penalty_kinds:
-                    f[f"{kind}_{seat}"] = forms.IntegerField(
-                        required=False,
-                        min_value=0,
-                        max_value=9,
-                        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 9}),
-                    )
+                    who = self.players[seat].name if seat < len(self.players) else str(seat + 1)
+                    number(f"{kind}_{seat}", "penalties", f"{who} · {kinds[kind]}")
         # Free text stored with the hand's revision (a correction carries it over, changed or not).
         f["note"] = forms.CharField(
             required=False, max_length=500, widget=forms.Textarea(attrs={"rows": 2, "aria-describedby": "note-error"})
@@ -397,6 +394,9 @@ class TableHandForm(forms.Form):
             names = GROUP_FIELDS.get(group, (group,))
             if group == "penalties":
                 names = tuple(name for name in self.fields if name.startswith(("shuai_", "misdeal_")))
+            for name in names:  # an input refused points at the message beside it (its aria-describedby)
+                if self.errors.get(name) and isinstance(self.fields.get(name), RuledNumberField):
+                    self.fields[name].widget.attrs["aria-invalid"] = "true"
             item = FieldGroup(
                 name=group,
                 label=self.group_label(group),

@@ -20,6 +20,7 @@ from ...models import Player
 from ...rules.entry import OptionSpec, options_spec
 from ...rules.options import OptionKind
 from ...rules.registry import VARIANTS
+from .numbers import RuledNumberField
 
 EXTRA_ROWS = 2  # blank rows offered after a list's or a table's own
 SHAPE_MULTIPLIERS = (2, 4, 8, 16, 32, 64)
@@ -36,14 +37,17 @@ class OptionControl:
     errors: list[str]
 
 
-def _number(spec_min: int | None, spec_max: int | None, step: int, *, required: bool) -> forms.IntegerField:
-    attrs: dict[str, Any] = {"inputmode": "numeric", "step": step}
-    if spec_min is not None and spec_min > -1_000_000:
-        attrs["min"] = spec_min
-    if spec_max is not None and spec_max < 1_000_000:
-        attrs["max"] = spec_max
-    return forms.IntegerField(
-        required=required, min_value=spec_min, max_value=spec_max, widget=forms.NumberInput(attrs=attrs)
+def _number(
+    spec_min: int | None, spec_max: int | None, step: int, *, required: bool, label: str, key: str
+) -> RuledNumberField:
+    """A number input with the option's range and step (the engine's `OptionSpec`), its message beside it."""
+    return RuledNumberField(
+        required=required,
+        label_text=label,
+        minimum=spec_min,
+        maximum=spec_max,
+        step=step,
+        error_id=f"option-{key}-error",
     )
 
 
@@ -91,9 +95,14 @@ class OptionsForm(forms.Form):
         key, kind = option.key, option.kind
         base = f"option_{key}"
         rows: list[tuple[str, list[str]]] = []
+        named = {"label": option.label, "key": key}
+
+        def sub(part: str) -> dict[str, str]:  # one of the option's several inputs, named in its message
+            return {"label": f"{option.label} · {part}", "key": key}
+
         if kind is OptionKind.INTEGER:
             # A nullable integer left blank is null: derived from the other options, as its help says.
-            field = _number(option.minimum, option.maximum, option.step, required=not option.nullable)
+            field = _number(option.minimum, option.maximum, option.step, required=not option.nullable, **named)
             rows.append(("", [self._field(base, field, value)]))
         elif kind is OptionKind.SWITCH:
             rows.append(("", [self._field(base, forms.BooleanField(required=False), bool(value))]))
@@ -108,25 +117,25 @@ class OptionsForm(forms.Form):
             rows.append(("", [self._field(base, field, list(value))]))
         elif kind is OptionKind.KEYED_INTEGERS:
             for choice in option.choices:
-                field = _number(option.minimum, option.maximum, 1, required=option.all_required)
+                field = _number(option.minimum, option.maximum, 1, required=option.all_required, **sub(choice.label))
                 rows.append((choice.label, [self._field(f"{base}__{choice.value}", field, value.get(choice.value))]))
         elif kind is OptionKind.BID_TABLE:
             bids = sorted({*self.bid_rows, *(int(b) for b in value)})
             for bid in bids:
-                field = _number(option.minimum, option.maximum, 1, required=False)
-                rows.append(
-                    (str(_("bid %(bid)s") % {"bid": bid}), [self._field(f"{base}__{bid}", field, value.get(str(bid)))])
-                )
+                bid_label = str(_("bid %(bid)s") % {"bid": bid})
+                field = _number(option.minimum, option.maximum, 1, required=False, **sub(bid_label))
+                rows.append((bid_label, [self._field(f"{base}__{bid}", field, value.get(str(bid)))]))
         elif kind is OptionKind.INTEGER_LIST:
             for i in range(len(value) + EXTRA_ROWS):
-                field = _number(option.minimum, None, 1, required=i == 0)
+                field = _number(option.minimum, None, 1, required=i == 0, **sub(str(i + 1)))
                 rows.append((str(i + 1), [self._field(f"{base}__{i}", field, value[i] if i < len(value) else None)]))
         elif kind is OptionKind.LEVEL_TABLE:
             labels = {c.value: c.label for c in option.choices}
             up = value["up"]
             for i in range(len(up) + EXTRA_ROWS):
                 low, levels = up[i] if i < len(up) else (None, None)
-                low_field, levels_field = _number(0, None, 5, required=i == 0), _number(1, None, 1, required=i == 0)
+                low_field = _number(0, None, 5, required=i == 0, **sub(str(_("from a score of"))))
+                levels_field = _number(1, None, 1, required=i == 0, **sub(str(_("levels"))))
                 # The two inputs of a row, told apart for a screen reader (the page shows them side by side).
                 low_field.label, levels_field.label = _("from a score of"), _("levels")
                 names = [
@@ -135,9 +144,9 @@ class OptionsForm(forms.Form):
                 ]
                 rows.append((labels["up"] if i == 0 else "", names))
             for part in ("switch", "step"):
-                field = _number(5, None, 5, required=True)
+                field = _number(5, None, 5, required=True, **sub(labels[part]))
                 rows.append((labels[part], [self._field(f"{base}__{part}", field, value[part])]))
-            base_field = _number(0, 100, 1, required=False)
+            base_field = _number(0, 100, 1, required=False, **sub(labels["capture_base"]))
             rows.append(
                 (
                     labels["capture_base"],
@@ -180,7 +189,7 @@ class OptionsForm(forms.Form):
                     for bound in fields:
                         bound.field.widget.attrs.update(
                             {"aria-invalid": "true", "aria-describedby": f"option-{option.key}-error"}
-                        )
+                        )  # choices and switches too: every input of the option points at its message
             out.append(OptionControl(spec=option, kind=str(option.kind), rows=rows, errors=errors))
         return out
 

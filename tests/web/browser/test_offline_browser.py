@@ -88,6 +88,9 @@ def _offline_table(new_page, live_server, pages=1, variant="baifen.benxi", recor
 def _enter_offline(page, hands, first_number=1):
     for i, hand in enumerate(hands):
         _fill(page, **hand)
+        if hand["captured"] > 100:
+            # A refusal only the server makes: numbers.js would name 300 beside the field and keep nothing.
+            page.evaluate("document.querySelector('input[name=captured]').removeAttribute('data-rule')")
         page.click("button.record")
         expect(page.locator("#kept article.hand.kept")).to_have_count(i + 1)
         expect(page.locator(".submit-status")).to_contain_text(f"Hand {first_number + i} is kept on this phone")
