@@ -199,11 +199,64 @@ class EventStandingRowSerializer(serializers.Serializer):
     seats = EventStandingSeatSerializer(many=True)
 
 
+# `from` is a Python keyword: the class is built with its field names as data (as `serializers.TransferSerializer`).
+EventTransferSerializer = type(
+    "EventTransferSerializer",
+    (serializers.Serializer,),
+    {
+        "from": EventPlayerNameSerializer(help_text="who pays"),
+        "to": EventPlayerNameSerializer(help_text="who is paid"),
+        "amount": serializers.IntegerField(help_text="table totals × the event's unit_value (money when above 1)"),
+        "__module__": __name__,
+    },
+)
+
+
 class EventStandingsSerializer(serializers.Serializer):
     rule = serializers.CharField(help_text="how the standings rank, in the request's language")
     unit = serializers.CharField()
     rounds = serializers.IntegerField()
     rows = EventStandingRowSerializer(many=True)
+    settle_up = EventTransferSerializer(
+        many=True,
+        help_text="zero-sum variants: who pays whom over all the event's tables and rounds, fewest transfers; "
+        "the table totals only (adjustments and byes are standings, not money); empty otherwise",
+    )
+    unit_value = serializers.IntegerField(help_text="money per unit in `settle_up` (1: the amounts are units)")
+
+
+STANDINGS_EXAMPLE = {
+    "rule": "the sum of each player's table totals (注) plus adjustments; a round sat out counts 0; "
+    "equal totals share a rank",
+    "unit": "注",
+    "rounds": 1,
+    "rows": [
+        {
+            "player": {"id": 1, "name": "王强"},
+            "rank": 1,
+            "total": 2,
+            "points_total": None,
+            "tables_total": 2,
+            "byes": 0,
+            "bye_total": 0,
+            "adjustments_total": 0,
+            "seats": [{"round": 1, "table": 1, "session": 7, "total": 2, "points": None}],
+        },
+        {
+            "player": {"id": 2, "name": "李娜"},
+            "rank": 2,
+            "total": -2,
+            "points_total": None,
+            "tables_total": -2,
+            "byes": 0,
+            "bye_total": 0,
+            "adjustments_total": 0,
+            "seats": [{"round": 1, "table": 1, "session": 7, "total": -2, "points": None}],
+        },
+    ],
+    "settle_up": [{"from": {"id": 2, "name": "李娜"}, "to": {"id": 1, "name": "王强"}, "amount": 2}],
+    "unit_value": 1,
+}
 
 
 # --- the bodies ---
@@ -522,8 +575,10 @@ def event_adjustments(request: Request, event_id: int) -> Response:
 @extend_schema(
     operation_id="event_standings",
     tags=["events"],
-    summary="The event's standings: the rule stated, each player's total, rank, byes, adjustments and seats",
+    summary="The event's standings: the rule stated, each player's total, rank, byes, adjustments and seats, "
+    "and the event's settle-up",
     responses={200: EventStandingsSerializer, **READ_ERRORS},
+    examples=[OpenApiExample("after one round", value=STANDINGS_EXAMPLE, response_only=True)],
 )
 @api_endpoint("GET")
 def event_standings(request: Request, event_id: int) -> Response:
@@ -552,4 +607,15 @@ def event_standings(request: Request, event_id: int) -> Response:
         }
         for row in standings.rows
     ]
-    return Response({"rule": standings.rule, "unit": standings.unit, "rounds": standings.rounds, "rows": rows})
+    settle_up = selectors.event_settle_up(standings=standings)
+    transfers = [{"from": _name(t.payer), "to": _name(t.payee), "amount": t.amount} for t in settle_up.transfers]
+    return Response(
+        {
+            "rule": standings.rule,
+            "unit": standings.unit,
+            "rounds": standings.rounds,
+            "rows": rows,
+            "settle_up": transfers,
+            "unit_value": settle_up.unit_value,
+        }
+    )

@@ -9,7 +9,16 @@ against a replay: `ledger_verify`). `from settlement import selectors; selectors
 """
 
 from .changes import club_changes
-from .events import EventStandingRow, EventStandings, club_events, event_standings, event_tables
+from .events import (
+    EventSettleUp,
+    EventStandingRow,
+    EventStandings,
+    EventTransfer,
+    club_events,
+    event_settle_up,
+    event_standings,
+    event_tables,
+)
 from .integrity import GAME_FIELDS, ROW, SETTLEMENT_FIELDS, STATE_FIELDS, Difference, session_verify
 from .records import (
     HandListItem,
@@ -83,8 +92,10 @@ __all__ = [
     "BidFigures",
     "Difference",
     "EntryState",
+    "EventSettleUp",
     "EventStandingRow",
     "EventStandings",
+    "EventTransfer",
     "GroupStats",
     "HandListItem",
     "HandRecord",
@@ -112,6 +123,7 @@ __all__ = [
     "club_players",
     "club_sessions",
     "club_sessions_page",
+    "event_settle_up",
     "event_standings",
     "event_tables",
     "hand_history",

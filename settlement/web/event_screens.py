@@ -117,6 +117,7 @@ def event_results(request: HttpRequest, slug: str, event_id: int) -> HttpRespons
         "event": event,
         "variant_name": variant_label(event.variant),
         "standings": standings,
+        "settle_up": selectors.event_settle_up(standings=standings),
         "adjustments": event_pages.event_adjustments(event=event),
     }
     return render(request, "settlement/event_results.html", ctx)

@@ -139,6 +139,7 @@ def _detail(request: HttpRequest, membership: Membership, event: Event, **forms:
         "rounds": rounds,
         "current": rounds[-1] if rounds else None,
         "standings": standings,
+        "settle_up": selectors.event_settle_up(standings=standings),
         "adjustments": by_player,
         "all_adjustments": adjustments,
         "is_finished": event.state == Event.State.FINISHED,
