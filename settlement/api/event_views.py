@@ -109,6 +109,11 @@ class EventCreateSerializer(serializers.Serializer):
         help_text="a hand recorded after a round's clock ran out: `counted` (default), or `refused` (a 409, "
         "`round.time_up`) unless the director allows that round's",
     )
+    mixed_sizes = serializers.BooleanField(
+        required=False,
+        help_text="tables of both the variant's sizes in one round (标分: 3 and 4; 升级 and classic 打百分: 4 and 6), "
+        "seating everyone it can before a bye; not with `placement`",
+    )
 
 
 class EventSerializer(serializers.Serializer):
@@ -118,6 +123,7 @@ class EventSerializer(serializers.Serializer):
     venue = serializers.CharField()
     variant = serializers.CharField()
     table_size = serializers.IntegerField()
+    mixed_sizes = serializers.BooleanField(help_text="tables of both the variant's sizes in one round")
     bye = serializers.CharField()
     late_hands = serializers.ChoiceField(choices=Event.LateHands.values)
     ranking = serializers.ChoiceField(choices=Event.Ranking.values)
@@ -275,6 +281,7 @@ def _event_body(event: Event) -> dict[str, Any]:
         "venue": event.venue,
         "variant": event.variant,
         "table_size": event.table_size,
+        "mixed_sizes": event.mixed_sizes,
         "bye": event.bye,
         "late_hands": event.late_hands,
         "ranking": event.ranking,
@@ -324,6 +331,7 @@ _NULL_CODE = {
     "amount": "value.not_integer",
     "round": "value.not_integer",
     "close_open": "value.not_bool",
+    "mixed_sizes": "value.not_bool",
     "date": "value.not_date",
 }
 
@@ -441,6 +449,7 @@ def club_events(request: Request, slug: str) -> Response:
             late_hands=body.get("late_hands", Event.LateHands.COUNTED),
             ranking=body.get("ranking", Event.Ranking.SUM),
             placement_points=body.get("placement_points"),
+            mixed_sizes=body.get("mixed_sizes", False),
         )
     location = reverse("api_event_detail", args=[event.pk], request=request)
     return _created(_event_body(event), replayed=existed, location=location)

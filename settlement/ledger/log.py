@@ -93,6 +93,10 @@ LEDGER_MESSAGES: Mapping[str, Any] = {
     ),
     "round.time_up": _("round {n}'s time is up: the event refuses later hands unless the director allows them"),
     "client_key.reused:event": _("this key was already used for a different event (event {number})"),
+    "event.mixed_sizes_one_size": _("this variant has one table size ({counts} players): no tables of two sizes"),
+    "event.mixed_sizes_placement": _(
+        "placement points are per place at one table size: tables of two sizes rank by the sum of table totals"
+    ),
 }
 
 

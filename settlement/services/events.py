@@ -50,6 +50,7 @@ def event_create(
     late_hands: str = Event.LateHands.COUNTED,
     ranking: str = Event.Ranking.SUM,
     placement_points: Sequence[int] | None = None,
+    mixed_sizes: bool = False,
 ) -> Event:
     """Create an event and check its first players in (names matched to the club's players, guests for new ones).
 
@@ -74,6 +75,8 @@ def event_create(
                 "late_hands": late_hands,
                 "ranking": ranking,
                 "placement_points": placement_points,
+                # Named only when asked for, so a key stored before the option still matches its request.
+                **({"mixed_sizes": mixed_sizes} if mixed_sizes is not False else {}),
             }
         )
         if client_key
@@ -103,6 +106,7 @@ def event_create(
                     late_hands=late_hands,
                     ranking=ranking,
                     placement_points=placement_points,
+                    mixed_sizes=mixed_sizes,
                 ),
             )
             _, made = _check_in(event=event, players=players, joined=1)
@@ -142,6 +146,7 @@ def _event_fields(
     late_hands: Any = Event.LateHands.COUNTED,
     ranking: Any = Event.Ranking.SUM,
     placement_points: Any = None,
+    mixed_sizes: Any = False,
 ) -> dict[str, Any]:
     if not isinstance(name, str):
         raise LedgerError.from_rules(RulesError("value.not_text", field="name"))
@@ -160,8 +165,15 @@ def _event_fields(
         raise LedgerError("event.preset_unknown", field="preset", choices=", ".join(rules.presets) or "-")
     overrides = {**(rules.presets.get(preset, {}) if preset else {}), **dict(options or {})}
     overrides = json_clean(overrides, field="options", prefix="options")
+    if not isinstance(mixed_sizes, bool):
+        raise LedgerError.from_rules(RulesError("value.not_bool", field="mixed_sizes"))
+    if mixed_sizes and len(rules.player_counts) < 2:
+        raise LedgerError("event.mixed_sizes_one_size", field="mixed_sizes", counts=counts)
+    if mixed_sizes and ranking == Event.Ranking.PLACEMENT:
+        raise LedgerError("event.mixed_sizes_placement", field="mixed_sizes")
     try:
-        options_resolve(rules.defaults(table_size), overrides)
+        for size in rules.player_counts if mixed_sizes else (table_size,):
+            options_resolve(rules.defaults(size), overrides)
     except RulesError as error:
         raise LedgerError.from_rules(error) from error
     if not isinstance(venue, str):
@@ -191,6 +203,7 @@ def _event_fields(
         "late_hands": late_hands,
         "ranking": ranking,
         "placement_points": points,
+        "mixed_sizes": mixed_sizes,
     }
 
 

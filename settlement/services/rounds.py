@@ -91,7 +91,7 @@ def round_draw(
                 seed=seed,
                 history=_history(rounds),
                 ranking=ranking,
-                sizes={event.table_size},
+                sizes=event.table_sizes,
                 seating=seating,
             )
         except RulesError as error:

@@ -101,6 +101,7 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
                     bye=data["bye"],
                     bye_figure=data["bye_figure"],
                     client_key=data["client_key"],
+                    mixed_sizes=data.get("mixed_sizes", False),
                 )
             except LedgerError as error:
                 form.add_error(_field(form, error), error.message(request_lang()))

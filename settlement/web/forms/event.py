@@ -81,6 +81,10 @@ class EventNewForm(_Players):
     venue = forms.CharField(label=_("Venue"), max_length=100, required=False)
     preset = forms.ChoiceField(label=_("Preset"), required=False)
     table_size = forms.TypedChoiceField(label=_("Players at a table"), coerce=int)
+    mixed_sizes = forms.BooleanField(
+        required=False,
+        help_text=_("Each round seats everyone it can at tables of either size before anyone sits out."),
+    )
     bye = forms.ChoiceField(label=_("A round sat out counts"), choices=BYES, initial=Event.Bye.AVERAGE)
     bye_figure = forms.IntegerField(
         label=_("The figure for a round sat out"),
@@ -90,12 +94,30 @@ class EventNewForm(_Players):
         help_text=_("Only when a round sat out counts a stated figure."),
     )
 
-    field_order = ("name", "date", "venue", "preset", "table_size", "bye", "bye_figure", "members", "guests")
+    field_order = (
+        "name",
+        "date",
+        "venue",
+        "preset",
+        "table_size",
+        "mixed_sizes",
+        "bye",
+        "bye_figure",
+        "members",
+        "guests",
+    )
 
     def __init__(self, *args: Any, presets: list[tuple[str, str]], counts: list[int], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["preset"].choices = presets or [("", "-")]
         self.fields["table_size"].choices = [(n, str(n)) for n in counts]
+        if len(counts) == 2:
+            self.fields["mixed_sizes"].label = _("Tables of %(small)s and %(large)s") % {
+                "small": counts[0],
+                "large": counts[1],
+            }
+        else:
+            del self.fields["mixed_sizes"]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

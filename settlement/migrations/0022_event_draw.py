@@ -1,0 +1,15 @@
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    """Events: tables of both the variant's sizes in one round (`mixed_sizes`)."""
+
+    dependencies = [("settlement", "0019_hand_note")]
+
+    operations = [
+        migrations.AddField(
+            model_name="event",
+            name="mixed_sizes",
+            field=models.BooleanField(default=False, verbose_name="tables of two sizes"),
+        ),
+    ]
