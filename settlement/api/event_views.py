@@ -114,6 +114,13 @@ class EventCreateSerializer(serializers.Serializer):
         help_text="tables of both the variant's sizes in one round (标分: 3 and 4; 升级 and classic 打百分: 4 and 6), "
         "seating everyone it can before a bye; not with `placement`",
     )
+    pairs = serializers.ListField(
+        child=serializers.ListField(child=PlayerRefField(), min_length=2, max_length=2),
+        required=False,
+        max_length=500,
+        help_text="a pairs event (fixed-partnership variants, tables of four): every player in `players` in one "
+        "pair, by id or name; each pair sits as partners (seats 1 + 3 or 2 + 4) every round",
+    )
 
 
 class EventSerializer(serializers.Serializer):
@@ -124,6 +131,9 @@ class EventSerializer(serializers.Serializer):
     variant = serializers.CharField()
     table_size = serializers.IntegerField()
     mixed_sizes = serializers.BooleanField(help_text="tables of both the variant's sizes in one round")
+    pairs = serializers.ListField(
+        child=EventPlayerNameSerializer(many=True), help_text="a pairs event's pairs; empty: players drawn one by one"
+    )
     bye = serializers.CharField()
     late_hands = serializers.ChoiceField(choices=Event.LateHands.values)
     ranking = serializers.ChoiceField(choices=Event.Ranking.values)
@@ -205,6 +215,13 @@ class EventStandingRowSerializer(serializers.Serializer):
     seats = EventStandingSeatSerializer(many=True)
 
 
+class EventPairRowSerializer(serializers.Serializer):
+    players = EventPlayerNameSerializer(many=True)
+    rank = serializers.IntegerField()
+    total = serializers.IntegerField(help_text="the two partners' totals added")
+    tables_total = serializers.IntegerField(help_text="the tie-break: the two partners' table totals added")
+
+
 # `from` is a Python keyword: the class is built with its field names as data (as `serializers.TransferSerializer`).
 EventTransferSerializer = type(
     "EventTransferSerializer",
@@ -229,6 +246,8 @@ class EventStandingsSerializer(serializers.Serializer):
         "the table totals only (adjustments and byes are standings, not money); empty otherwise",
     )
     unit_value = serializers.IntegerField(help_text="money per unit in `settle_up` (1: the amounts are units)")
+    pair_rule = serializers.CharField(help_text="a pairs event: how the pairs rank; empty otherwise")
+    pairs = EventPairRowSerializer(many=True, help_text="a pairs event: a row per pair, ranked; empty otherwise")
 
 
 STANDINGS_EXAMPLE = {
@@ -262,6 +281,8 @@ STANDINGS_EXAMPLE = {
     ],
     "settle_up": [{"from": {"id": 2, "name": "李娜"}, "to": {"id": 1, "name": "王强"}, "amount": 2}],
     "unit_value": 1,
+    "pair_rule": "",
+    "pairs": [],
 }
 
 
@@ -274,6 +295,7 @@ def _name(player: Player) -> dict[str, Any]:
 
 def _event_body(event: Event) -> dict[str, Any]:
     players = [ep.player for ep in event.players.select_related("player").order_by("id")]
+    by_id = {p.pk: _name(p) for p in players}
     return {
         "id": event.pk,
         "name": event.name,
@@ -282,6 +304,7 @@ def _event_body(event: Event) -> dict[str, Any]:
         "variant": event.variant,
         "table_size": event.table_size,
         "mixed_sizes": event.mixed_sizes,
+        "pairs": [[by_id[p] for p in pair] for pair in event.pairs],
         "bye": event.bye,
         "late_hands": event.late_hands,
         "ranking": event.ranking,
@@ -332,6 +355,7 @@ _NULL_CODE = {
     "round": "value.not_integer",
     "close_open": "value.not_bool",
     "mixed_sizes": "value.not_bool",
+    "pairs": "value.not_list",
     "date": "value.not_date",
 }
 
@@ -351,6 +375,16 @@ def _players_arg(club_id: int, players: Any) -> list[Player | str]:
         else:
             resolved.append(p)
     return resolved
+
+
+def _pairs_arg(club_id: int, pairs: Any) -> list[list[Player | str]]:
+    """`pairs` as given: each a list of two players named as in `players` (ids the club's, or names)."""
+    if not isinstance(pairs, list) or not all(isinstance(pair, list) for pair in pairs):
+        raise LedgerError.from_rules(RulesError("value.not_list", field="pairs"))
+    try:
+        return [_players_arg(club_id, pair) for pair in pairs]
+    except LedgerError as error:
+        raise LedgerError(error.code, field="pairs") from error
 
 
 def _date_arg(value: Any) -> datetime.date | None:
@@ -450,6 +484,7 @@ def club_events(request: Request, slug: str) -> Response:
             ranking=body.get("ranking", Event.Ranking.SUM),
             placement_points=body.get("placement_points"),
             mixed_sizes=body.get("mixed_sizes", False),
+            pairs=_pairs_arg(club.pk, body.get("pairs", [])),
         )
     location = reverse("api_event_detail", args=[event.pk], request=request)
     return _created(_event_body(event), replayed=existed, location=location)
@@ -626,5 +661,15 @@ def event_standings(request: Request, event_id: int) -> Response:
             "rows": rows,
             "settle_up": transfers,
             "unit_value": settle_up.unit_value,
+            "pair_rule": selectors.event_pair_rule(standings=standings) if event.pairs else "",
+            "pairs": [
+                {
+                    "players": [_name(p) for p in row.players],
+                    "rank": row.rank,
+                    "total": row.total,
+                    "tables_total": row.tables_total,
+                }
+                for row in selectors.event_pair_standings(standings=standings)
+            ],
         }
     )

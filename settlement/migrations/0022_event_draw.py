@@ -2,7 +2,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    """Events: tables of both the variant's sizes in one round (`mixed_sizes`)."""
+    """Events: tables of both the variant's sizes in one round (`mixed_sizes`); a pairs event's pairs (`pairs`)."""
 
     dependencies = [("settlement", "0019_hand_note")]
 
@@ -11,5 +11,10 @@ class Migration(migrations.Migration):
             model_name="event",
             name="mixed_sizes",
             field=models.BooleanField(default=False, verbose_name="tables of two sizes"),
+        ),
+        migrations.AddField(
+            model_name="event",
+            name="pairs",
+            field=models.JSONField(blank=True, default=list, verbose_name="pairs"),
         ),
     ]

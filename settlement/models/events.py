@@ -52,6 +52,9 @@ class Event(models.Model):
     # Tables of both the variant's sizes in one round (标分: 3 and 4; 升级, classic 打百分: 4 and 6), so a count that
     # one size does not divide seats everyone it can (7 at 标分: a table of 4 and one of 3) rather than a bye.
     mixed_sizes = models.BooleanField(_("tables of two sizes"), default=False)
+    # A pairs event (fixed-partnership variants, tables of four): [[player id, player id], …], each pair seated as
+    # partners every round (`rules.pairs`); empty: players are drawn one by one.
+    pairs = models.JSONField(_("pairs"), default=list, blank=True)
     ranking = models.CharField(_("ranking"), max_length=10, choices=Ranking.choices, default=Ranking.SUM)
     # `placement`: the points for 1st, 2nd … place at a table, one per seat, best first (e.g. 4, 2, 1, 0).
     placement_points = models.JSONField(_("placement points"), default=list, blank=True)

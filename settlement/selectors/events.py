@@ -266,3 +266,46 @@ def event_settle_up(*, standings: EventStandings) -> EventSettleUp:
         for t in settle_up_transfers(totals, unit_value=unit_value)
     )
     return EventSettleUp(zero_sum=True, unit=standings.unit, unit_value=unit_value, transfers=transfers)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PairStandingRow:
+    players: tuple[Player, Player]
+    rank: int
+    total: int  # the two players' totals (tables, byes, adjustments): the pair's seats' totals, once per pair
+    tables_total: int
+
+
+PAIR_RULE = _(
+    "per pair: the two partners' totals added ({unit}); equal totals are broken by the pair's table totals, "
+    "then share a rank"
+)
+
+
+def event_pair_standings(*, standings: EventStandings) -> tuple[PairStandingRow, ...]:
+    """A pairs event's standings per pair (no query): each pair once, its total the two partners' totals (every
+    seat they played, their byes and adjustments); ranked by that, then by their table totals; equal on both share
+    a rank. Empty for an event drawn player by player."""
+    by_player = {row.player.pk: row for row in standings.rows}
+    rows = []
+    for a, b in standings.event.pairs:
+        if a in by_player and b in by_player:
+            one, other = by_player[a], by_player[b]
+            rows.append((one, other, one.total + other.total, one.tables_total + other.tables_total))
+    rows.sort(key=lambda r: (-r[2], -r[3], r[0].player.name, r[0].player.pk))
+    ranked: list[PairStandingRow] = []
+    for i, (one, other, total, tables_total) in enumerate(rows):
+        tied = ranked and (ranked[-1].total, ranked[-1].tables_total) == (total, tables_total)
+        ranked.append(
+            PairStandingRow(
+                players=(one.player, other.player),
+                rank=ranked[-1].rank if tied else i + 1,
+                total=total,
+                tables_total=tables_total,
+            )
+        )
+    return tuple(ranked)
+
+
+def event_pair_rule(*, standings: EventStandings) -> str:
+    return str(PAIR_RULE).format(unit=standings.unit)
