@@ -112,6 +112,18 @@ class EventCreateSerializer(serializers.Serializer):
     league = serializers.IntegerField(
         required=False, min_value=1, help_text="the club's league the event counts in (its unit, ranked by the sum)"
     )
+    mixed_sizes = serializers.BooleanField(
+        required=False,
+        help_text="tables of both the variant's sizes in one round (标分: 3 and 4; 升级 and classic 打百分: 4 and 6), "
+        "seating everyone it can before a bye; not with `placement`",
+    )
+    pairs = serializers.ListField(
+        child=serializers.ListField(child=PlayerRefField(), min_length=2, max_length=2),
+        required=False,
+        max_length=500,
+        help_text="a pairs event (fixed-partnership variants, tables of four): every player in `players` in one "
+        "pair, by id or name; each pair sits as partners (seats 1 + 3 or 2 + 4) every round",
+    )
 
 
 class EventSerializer(serializers.Serializer):
@@ -121,6 +133,10 @@ class EventSerializer(serializers.Serializer):
     venue = serializers.CharField()
     variant = serializers.CharField()
     table_size = serializers.IntegerField()
+    mixed_sizes = serializers.BooleanField(help_text="tables of both the variant's sizes in one round")
+    pairs = serializers.ListField(
+        child=EventPlayerNameSerializer(many=True), help_text="a pairs event's pairs; empty: players drawn one by one"
+    )
     bye = serializers.CharField()
     late_hands = serializers.ChoiceField(choices=Event.LateHands.values)
     ranking = serializers.ChoiceField(choices=Event.Ranking.values)
@@ -203,11 +219,75 @@ class EventStandingRowSerializer(serializers.Serializer):
     seats = EventStandingSeatSerializer(many=True)
 
 
+class EventPairRowSerializer(serializers.Serializer):
+    players = EventPlayerNameSerializer(many=True)
+    rank = serializers.IntegerField()
+    total = serializers.IntegerField(help_text="the two partners' totals added")
+    tables_total = serializers.IntegerField(help_text="the tie-break: the two partners' table totals added")
+
+
+# `from` is a Python keyword: the class is built with its field names as data (as `serializers.TransferSerializer`).
+EventTransferSerializer = type(
+    "EventTransferSerializer",
+    (serializers.Serializer,),
+    {
+        "from": EventPlayerNameSerializer(help_text="who pays"),
+        "to": EventPlayerNameSerializer(help_text="who is paid"),
+        "amount": serializers.IntegerField(help_text="table totals × the event's unit_value (money when above 1)"),
+        "__module__": __name__,
+    },
+)
+
+
 class EventStandingsSerializer(serializers.Serializer):
     rule = serializers.CharField(help_text="how the standings rank, in the request's language")
     unit = serializers.CharField()
     rounds = serializers.IntegerField()
     rows = EventStandingRowSerializer(many=True)
+    settle_up = EventTransferSerializer(
+        many=True,
+        help_text="zero-sum variants: who pays whom over all the event's tables and rounds, fewest transfers; "
+        "the table totals only (adjustments and byes are standings, not money); empty otherwise",
+    )
+    unit_value = serializers.IntegerField(help_text="money per unit in `settle_up` (1: the amounts are units)")
+    pair_rule = serializers.CharField(help_text="a pairs event: how the pairs rank; empty otherwise")
+    pairs = EventPairRowSerializer(many=True, help_text="a pairs event: a row per pair, ranked; empty otherwise")
+
+
+STANDINGS_EXAMPLE = {
+    "rule": "the sum of each player's table totals (注) plus adjustments; a round sat out counts 0; "
+    "equal totals share a rank",
+    "unit": "注",
+    "rounds": 1,
+    "rows": [
+        {
+            "player": {"id": 1, "name": "王强"},
+            "rank": 1,
+            "total": 2,
+            "points_total": None,
+            "tables_total": 2,
+            "byes": 0,
+            "bye_total": 0,
+            "adjustments_total": 0,
+            "seats": [{"round": 1, "table": 1, "session": 7, "total": 2, "points": None}],
+        },
+        {
+            "player": {"id": 2, "name": "李娜"},
+            "rank": 2,
+            "total": -2,
+            "points_total": None,
+            "tables_total": -2,
+            "byes": 0,
+            "bye_total": 0,
+            "adjustments_total": 0,
+            "seats": [{"round": 1, "table": 1, "session": 7, "total": -2, "points": None}],
+        },
+    ],
+    "settle_up": [{"from": {"id": 2, "name": "李娜"}, "to": {"id": 1, "name": "王强"}, "amount": 2}],
+    "unit_value": 1,
+    "pair_rule": "",
+    "pairs": [],
+}
 
 
 # --- the bodies ---
@@ -219,6 +299,7 @@ def _name(player: Player) -> dict[str, Any]:
 
 def _event_body(event: Event) -> dict[str, Any]:
     players = [ep.player for ep in event.players.select_related("player").order_by("id")]
+    by_id = {p.pk: _name(p) for p in players}
     return {
         "id": event.pk,
         "name": event.name,
@@ -226,6 +307,8 @@ def _event_body(event: Event) -> dict[str, Any]:
         "venue": event.venue,
         "variant": event.variant,
         "table_size": event.table_size,
+        "mixed_sizes": event.mixed_sizes,
+        "pairs": [[by_id[p] for p in pair] for pair in event.pairs],
         "bye": event.bye,
         "late_hands": event.late_hands,
         "ranking": event.ranking,
@@ -276,6 +359,8 @@ _NULL_CODE = {
     "amount": "value.not_integer",
     "round": "value.not_integer",
     "close_open": "value.not_bool",
+    "mixed_sizes": "value.not_bool",
+    "pairs": "value.not_list",
     "date": "value.not_date",
     "league": "value.not_integer",
 }
@@ -305,6 +390,16 @@ def _league_arg(club_id: int, league_id: int | None) -> League | None:
     if league is None:
         raise LedgerError("league.not_found", field="league")
     return league
+
+
+def _pairs_arg(club_id: int, pairs: Any) -> list[list[Player | str]]:
+    """`pairs` as given: each a list of two players named as in `players` (ids the club's, or names)."""
+    if not isinstance(pairs, list) or not all(isinstance(pair, list) for pair in pairs):
+        raise LedgerError.from_rules(RulesError("value.not_list", field="pairs"))
+    try:
+        return [_players_arg(club_id, pair) for pair in pairs]
+    except LedgerError as error:
+        raise LedgerError(error.code, field="pairs") from error
 
 
 def _date_arg(value: Any) -> datetime.date | None:
@@ -404,6 +499,8 @@ def club_events(request: Request, slug: str) -> Response:
             ranking=body.get("ranking", Event.Ranking.SUM),
             placement_points=body.get("placement_points"),
             league=_league_arg(club.pk, _int_arg(body, "league")),
+            mixed_sizes=body.get("mixed_sizes", False),
+            pairs=_pairs_arg(club.pk, body.get("pairs", [])),
         )
     location = reverse("api_event_detail", args=[event.pk], request=request)
     return _created(_event_body(event), replayed=existed, location=location)
@@ -538,8 +635,10 @@ def event_adjustments(request: Request, event_id: int) -> Response:
 @extend_schema(
     operation_id="event_standings",
     tags=["events"],
-    summary="The event's standings: the rule stated, each player's total, rank, byes, adjustments and seats",
+    summary="The event's standings: the rule stated, each player's total, rank, byes, adjustments and seats, "
+    "and the event's settle-up",
     responses={200: EventStandingsSerializer, **READ_ERRORS},
+    examples=[OpenApiExample("after one round", value=STANDINGS_EXAMPLE, response_only=True)],
 )
 @api_endpoint("GET")
 def event_standings(request: Request, event_id: int) -> Response:
@@ -568,4 +667,25 @@ def event_standings(request: Request, event_id: int) -> Response:
         }
         for row in standings.rows
     ]
-    return Response({"rule": standings.rule, "unit": standings.unit, "rounds": standings.rounds, "rows": rows})
+    settle_up = selectors.event_settle_up(standings=standings)
+    transfers = [{"from": _name(t.payer), "to": _name(t.payee), "amount": t.amount} for t in settle_up.transfers]
+    return Response(
+        {
+            "rule": standings.rule,
+            "unit": standings.unit,
+            "rounds": standings.rounds,
+            "rows": rows,
+            "settle_up": transfers,
+            "unit_value": settle_up.unit_value,
+            "pair_rule": selectors.event_pair_rule(standings=standings) if event.pairs else "",
+            "pairs": [
+                {
+                    "players": [_name(p) for p in row.players],
+                    "rank": row.rank,
+                    "total": row.total,
+                    "tables_total": row.tables_total,
+                }
+                for row in selectors.event_pair_standings(standings=standings)
+            ],
+        }
+    )

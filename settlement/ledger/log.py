@@ -101,6 +101,10 @@ LEDGER_MESSAGES: Mapping[str, Any] = {
     "league.not_found": _("there is no such league in this club"),
     "league.event_not_found": _("there is no such event in this club"),
     "client_key.reused:league": _("this key was already used for a different league (league {number})"),
+    "event.mixed_sizes_one_size": _("this variant has one table size ({counts} players): no tables of two sizes"),
+    "event.mixed_sizes_placement": _(
+        "placement points are per place at one table size: tables of two sizes rank by the sum of table totals"
+    ),
 }
 
 

@@ -92,6 +92,12 @@ class Event(models.Model):
     preset = models.CharField(_("preset"), max_length=40, blank=True)
     options = models.JSONField(_("options"), default=dict)  # the overrides (the preset's, then the event's own)
     table_size = models.PositiveSmallIntegerField(_("players at a table"))
+    # Tables of both the variant's sizes in one round (标分: 3 and 4; 升级, classic 打百分: 4 and 6), so a count that
+    # one size does not divide seats everyone it can (7 at 标分: a table of 4 and one of 3) rather than a bye.
+    mixed_sizes = models.BooleanField(_("tables of two sizes"), default=False)
+    # A pairs event (fixed-partnership variants, tables of four): [[player id, player id], …], each pair seated as
+    # partners every round (`rules.pairs`); empty: players are drawn one by one.
+    pairs = models.JSONField(_("pairs"), default=list, blank=True)
     ranking = models.CharField(_("ranking"), max_length=10, choices=Ranking.choices, default=Ranking.SUM)
     # `placement`: the points for 1st, 2nd … place at a table, one per seat, best first (e.g. 4, 2, 1, 0).
     placement_points = models.JSONField(_("placement points"), default=list, blank=True)
@@ -136,6 +142,19 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} {self.date} {self.name}"
+
+    @property
+    def table_sizes(self) -> frozenset[int]:
+        """The table sizes a round seats: `table_size`, or with `mixed_sizes` every size the variant takes."""
+        variant = VARIANTS.get(self.variant)
+        if self.mixed_sizes and variant is not None:
+            return frozenset(variant.player_counts)
+        return frozenset({self.table_size})
+
+    @property
+    def table_sizes_text(self) -> str:
+        """The sizes as the pages show them: "4", or "3 / 4" with `mixed_sizes`."""
+        return " / ".join(str(size) for size in sorted(self.table_sizes))
 
     @property
     def unit(self) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from . import baifen, biaofen, draws, erguai, gunzi, hongxingwu, shengji
+from . import baifen, biaofen, draws, erguai, gunzi, hongxingwu, pairs, shengji
 from .base import Lang, Msg, SeatName, TeamName
 from .labels import FIELD_TEXTS, OPTION_TEXTS
 
@@ -84,6 +84,7 @@ TABLE: Mapping[str, tuple[str, str]] = {
     **FIELD_TEXTS,
     **shengji.MESSAGES,
     **draws.MESSAGES,
+    **pairs.MESSAGES,
 }
 
 

@@ -10,7 +10,20 @@ change feed), `whatif` (a session's hands settled again under other options), `e
 """
 
 from .changes import club_changes
-from .events import EventStandingRow, EventStandings, club_events, event_standings, event_tables, events_standings
+from .events import (
+    EventSettleUp,
+    EventStandingRow,
+    EventStandings,
+    EventTransfer,
+    PairStandingRow,
+    club_events,
+    event_pair_rule,
+    event_pair_standings,
+    event_settle_up,
+    event_standings,
+    event_tables,
+    events_standings,
+)
 from .integrity import GAME_FIELDS, ROW, SETTLEMENT_FIELDS, STATE_FIELDS, Difference, session_verify
 from .leagues import (
     LeagueResult,
@@ -93,8 +106,10 @@ __all__ = [
     "BidFigures",
     "Difference",
     "EntryState",
+    "EventSettleUp",
     "EventStandingRow",
     "EventStandings",
+    "EventTransfer",
     "GroupStats",
     "HandListItem",
     "HandRecord",
@@ -104,6 +119,7 @@ __all__ = [
     "LeagueStandings",
     "OlderHand",
     "OtherPlayer",
+    "PairStandingRow",
     "PlayerStats",
     "RevisionInfo",
     "RunningPoint",
@@ -126,6 +142,9 @@ __all__ = [
     "club_players",
     "club_sessions",
     "club_sessions_page",
+    "event_pair_rule",
+    "event_pair_standings",
+    "event_settle_up",
     "event_standings",
     "event_tables",
     "events_standings",

@@ -26,6 +26,9 @@ from ..models import (
     SessionSeat,
     SettlementRow,
 )
+from ..rules.options import options_resolve
+from ..rules.registry import VARIANTS
+from ..rules.session import settle_up_transfers
 
 PLACEMENT_RULE = _(
     "placement points per table ({points}) by each table's totals; players tied at a table share the points of "
@@ -257,3 +260,87 @@ def _standings(
     else:
         rule = str(RULE[event.bye]).format(unit=unit, figure=event.bye_figure)
     return EventStandings(event=event, rule=rule, unit=unit, rounds=len(rounds), rows=tuple(rows))
+
+
+@dataclass(frozen=True, kw_only=True)
+class EventTransfer:
+    payer: Player
+    payee: Player
+    amount: int  # units × unit_value: money when the tables play for money, else the variant's unit
+    units: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class EventSettleUp:
+    """Who pays whom after the whole event: the players' table totals over every table and round, cleared.
+
+    `zero_sum` False: the variant's tables do not sum to zero (a level game, …), so nothing is paid and `transfers`
+    is empty. The director's adjustments and the byes are standings only, never in the settle-up: penalties and
+    awards are points for the ranking, not money.
+    """
+
+    zero_sum: bool
+    unit: str
+    unit_value: int  # money per unit the tables play for (the event's options; 1: no money, the unit itself)
+    transfers: tuple[EventTransfer, ...]
+
+
+def event_settle_up(*, standings: EventStandings) -> EventSettleUp:
+    """The event's settle-up from its standings (no query): each player's `tables_total`, the fewest transfers
+    (`rules.session.settle_up_transfers`), in money when the event's options give a unit value above 1."""
+    event = standings.event
+    variant = VARIANTS[event.variant]
+    options = options_resolve(variant.defaults(event.table_size), dict(event.options))
+    unit_value = int(getattr(options, "unit_value", 1) or 1)
+    totals = [row.tables_total for row in standings.rows]
+    if not variant.zero_sum or sum(totals) != 0:
+        return EventSettleUp(zero_sum=variant.zero_sum, unit=standings.unit, unit_value=unit_value, transfers=())
+    players = [row.player for row in standings.rows]
+    transfers = tuple(
+        EventTransfer(payer=players[t.payer], payee=players[t.payee], amount=t.amount, units=t.amount // unit_value)
+        for t in settle_up_transfers(totals, unit_value=unit_value)
+    )
+    return EventSettleUp(zero_sum=True, unit=standings.unit, unit_value=unit_value, transfers=transfers)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PairStandingRow:
+    players: tuple[Player, Player]
+    rank: int
+    total: int  # the two players' totals (tables, byes, adjustments): the pair's seats' totals, once per pair
+    tables_total: int
+
+
+PAIR_RULE = _(
+    "per pair: the two partners' totals added ({unit}); equal totals are broken by the pair's table totals, "
+    "then share a rank"
+)
+
+
+def event_pair_standings(*, standings: EventStandings) -> tuple[PairStandingRow, ...]:
+    """A pairs event's standings per pair (no query): each pair once, its total the two partners' totals (every
+    seat they played, their byes and adjustments); ranked by that, then by their table totals; equal on both share
+    a rank. Empty for an event drawn player by player."""
+    by_player = {row.player.pk: row for row in standings.rows}
+    rows = []
+    for a, b in standings.event.pairs:
+        if a in by_player and b in by_player:
+            one, other = by_player[a], by_player[b]
+            rows.append((one, other, one.total + other.total, one.tables_total + other.tables_total))
+    rows.sort(key=lambda r: (-r[2], -r[3], r[0].player.name, r[0].player.pk))
+    ranked: list[PairStandingRow] = []
+    for i, (one, other, total, tables_total) in enumerate(rows):
+        tied = ranked and (ranked[-1].total, ranked[-1].tables_total) == (total, tables_total)
+        ranked.append(
+            PairStandingRow(
+                players=(one.player, other.player),
+                rank=ranked[-1].rank if tied else i + 1,
+                total=total,
+                tables_total=tables_total,
+            )
+        )
+    return tuple(ranked)
+
+
+def event_pair_rule(*, standings: EventStandings) -> str:
+    return str(PAIR_RULE).format(unit=standings.unit)

@@ -22,7 +22,9 @@ from ..ledger.changes import ChangeNote, changes_append
 from ..ledger.values import json_clean, name_clean
 from ..models import Change, Club, Event, EventPlayer, League, Player, Session
 from ..rules.base import RulesError
+from ..rules.draws import fixed_partnerships
 from ..rules.options import options_resolve
+from ..rules.pairs import pairs_check
 from ..rules.registry import VARIANTS
 from .common import VENUE_MAX, User, client_key_clean, request_digest
 from .sessions import _players_resolve
@@ -51,6 +53,8 @@ def event_create(
     ranking: str = Event.Ranking.SUM,
     placement_points: Sequence[int] | None = None,
     league: League | None = None,
+    mixed_sizes: bool = False,
+    pairs: Sequence[Sequence[Player | str | int]] = (),
 ) -> Event:
     """Create an event and check its first players in (names matched to the club's players, guests for new ones).
 
@@ -77,6 +81,9 @@ def event_create(
                 "ranking": ranking,
                 "placement_points": placement_points,
                 **({"league": league.pk} if league is not None else {}),
+                # Named only when asked for, so a key stored before the option still matches its request.
+                **({"mixed_sizes": mixed_sizes} if mixed_sizes is not False else {}),
+                **({"pairs": [[_player_ref(p) for p in pair] for pair in pairs]} if pairs else {}),
             }
         )
         if client_key
@@ -107,11 +114,15 @@ def event_create(
                     late_hands=late_hands,
                     ranking=ranking,
                     placement_points=placement_points,
+                    mixed_sizes=mixed_sizes,
                 ),
             )
             if league is not None:
                 event_league_refuse(event=event, league=league, field="league")
-            _, made = _check_in(event=event, players=players, joined=1)
+            checked, made = _check_in(event=event, players=players, joined=1)
+            if pairs:
+                event.pairs = _pairs_resolve(event=event, checked=checked, pairs=pairs)
+                event.save(update_fields=["pairs"])
             event_changes_append(event, Change.Kind.EVENT_CREATED, made=made)
     except IntegrityError:
         existing = Event.objects.filter(club=club, client_key=client_key).first() if client_key else None
@@ -119,6 +130,47 @@ def event_create(
             raise
         return keyed_replay(existing, digest=digest, subject="event")
     return event
+
+
+def _pairs_resolve(
+    *, event: Event, checked: Sequence[EventPlayer], pairs: Sequence[Sequence[Player | str | int]]
+) -> list[list[int]]:
+    """The pairs named at creation, as player ids: each member a checked-in player (by id or name), checked by the
+    engine (`rules.pairs.pairs_check`); only for a fixed-partnership variant at tables of four."""
+    rules = VARIANTS[event.variant]
+    if not fixed_partnerships(rules):
+        raise LedgerError.from_rules(RulesError("pairs.variant", field="pairs"))
+    if event.table_size != 4 or event.mixed_sizes:
+        raise LedgerError.from_rules(RulesError("pairs.table_size", field="pairs"))
+    if not isinstance(pairs, list | tuple) or not all(isinstance(pair, list | tuple) for pair in pairs):
+        raise LedgerError.from_rules(RulesError("value.not_list", field="pairs"))
+    by_id = {entry.player_id for entry in checked}
+    by_name = {entry.player.name: entry.player_id for entry in checked}
+    ids: list[list[int]] = []
+    for pair in pairs:
+        members = []
+        for ref in pair:
+            if isinstance(ref, Player):
+                found: int | None = ref.pk if ref.pk in by_id else None
+            elif isinstance(ref, int) and not isinstance(ref, bool):
+                found = ref if ref in by_id else None
+            elif isinstance(ref, str):
+                found = by_name.get(ref.strip())
+            else:
+                raise LedgerError.from_rules(RulesError("value.not_integer", field="pairs"))
+            if found is None:
+                name = ref.name if isinstance(ref, Player) else ref
+                raise LedgerError.from_rules(RulesError("pairs.not_checked_in", field="pairs", player=name))
+            members.append(found)
+        ids.append(members)
+    try:
+        checked_pairs = pairs_check(pairs=ids, players=by_id)
+    except RulesError as error:
+        names = {entry.player_id: entry.player.name for entry in checked}
+        if "player" in error.params:  # the player by name, as the director typed them
+            error.params["player"] = names.get(error.params["player"], error.params["player"])
+        raise LedgerError.from_rules(error) from error
+    return [list(pair) for pair in checked_pairs]
 
 
 def _player_ref(player: Player | str) -> Any:
@@ -148,6 +200,7 @@ def _event_fields(
     late_hands: Any = Event.LateHands.COUNTED,
     ranking: Any = Event.Ranking.SUM,
     placement_points: Any = None,
+    mixed_sizes: Any = False,
 ) -> dict[str, Any]:
     if not isinstance(name, str):
         raise LedgerError.from_rules(RulesError("value.not_text", field="name"))
@@ -166,8 +219,15 @@ def _event_fields(
         raise LedgerError("event.preset_unknown", field="preset", choices=", ".join(rules.presets) or "-")
     overrides = {**(rules.presets.get(preset, {}) if preset else {}), **dict(options or {})}
     overrides = json_clean(overrides, field="options", prefix="options")
+    if not isinstance(mixed_sizes, bool):
+        raise LedgerError.from_rules(RulesError("value.not_bool", field="mixed_sizes"))
+    if mixed_sizes and len(rules.player_counts) < 2:
+        raise LedgerError("event.mixed_sizes_one_size", field="mixed_sizes", counts=counts)
+    if mixed_sizes and ranking == Event.Ranking.PLACEMENT:
+        raise LedgerError("event.mixed_sizes_placement", field="mixed_sizes")
     try:
-        options_resolve(rules.defaults(table_size), overrides)
+        for size in rules.player_counts if mixed_sizes else (table_size,):
+            options_resolve(rules.defaults(size), overrides)
     except RulesError as error:
         raise LedgerError.from_rules(error) from error
     if not isinstance(venue, str):
@@ -197,6 +257,7 @@ def _event_fields(
         "late_hands": late_hands,
         "ranking": ranking,
         "placement_points": points,
+        "mixed_sizes": mixed_sizes,
     }
 
 

@@ -20,6 +20,7 @@ from ..models import Change, Event, EventPlayer, Round, RoundTable, Session, Ses
 from ..rules.base import RulesError
 from ..rules.draws import DrawMethod, Seating, seating_draw
 from ..rules.options import options_dump, options_resolve
+from ..rules.pairs import pairs_seating_draw
 from ..rules.registry import VARIANTS
 from .common import User, client_key_clean, request_digest
 from .events import event_changes_append, event_lock, event_refuse_finished, keyed_replay
@@ -84,16 +85,28 @@ def round_draw(
         )
         seed = secrets.randbits(62) if seed is None else seed
         try:
-            drawn = seating_draw(
-                variant=event.variant,
-                method=draw,
-                players=present,
-                seed=seed,
-                history=_history(rounds),
-                ranking=ranking,
-                sizes={event.table_size},
-                seating=seating,
-            )
+            if event.pairs:
+                drawn = pairs_seating_draw(
+                    variant=event.variant,
+                    method=draw,
+                    pairs=[(a, b) for a, b in event.pairs],
+                    players=present,
+                    seed=seed,
+                    history=_history(rounds),
+                    ranking=ranking,
+                    seating=seating,
+                )
+            else:
+                drawn = seating_draw(
+                    variant=event.variant,
+                    method=draw,
+                    players=present,
+                    seed=seed,
+                    history=_history(rounds),
+                    ranking=ranking,
+                    sizes=event.table_sizes,
+                    seating=seating,
+                )
         except RulesError as error:
             raise LedgerError.from_rules(error) from error
         now = timezone.now()

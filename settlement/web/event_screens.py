@@ -121,6 +121,9 @@ def event_results(request: HttpRequest, slug: str, event_id: int) -> HttpRespons
         "event": event,
         "variant_name": variant_label(event.variant),
         "standings": standings,
+        "settle_up": selectors.event_settle_up(standings=standings),
+        "pair_rows": selectors.event_pair_standings(standings=standings),
+        "pair_rule": selectors.event_pair_rule(standings=standings),
         "adjustments": event_pages.event_adjustments(event=event),
     }
     return render(request, "settlement/event_results.html", ctx)

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 from .. import policy, selectors, services
 from ..ledger import LedgerError
 from ..models import Event, Membership, Player, variant_label
-from ..rules.draws import DrawMethod
+from ..rules.draws import DrawMethod, fixed_partnerships
 from ..rules.entry import options_spec
 from ..rules.registry import VARIANTS
 from ..scoping import get_event_for_user, get_membership_for_user, request_lang
@@ -82,6 +82,7 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
         "players": _club_players(club.pk),
         "presets": [(p.key, p.label) for p in spec.presets],
         "counts": sorted(rules.player_counts),
+        "pairs": fixed_partnerships(rules) and 4 in rules.player_counts,
     }
     if request.method == "POST":
         form = EventNewForm(request.POST, **form_args)
@@ -101,6 +102,8 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
                     bye=data["bye"],
                     bye_figure=data["bye_figure"],
                     client_key=data["client_key"],
+                    mixed_sizes=data.get("mixed_sizes", False),
+                    pairs=data.get("pairs") or [],
                 )
             except LedgerError as error:
                 form.add_error(_field(form, error), error.message(request_lang()))
@@ -139,6 +142,9 @@ def _detail(request: HttpRequest, membership: Membership, event: Event, **forms:
         "rounds": rounds,
         "current": rounds[-1] if rounds else None,
         "standings": standings,
+        "settle_up": selectors.event_settle_up(standings=standings),
+        "pair_rows": selectors.event_pair_standings(standings=standings),
+        "pair_rule": selectors.event_pair_rule(standings=standings),
         "adjustments": by_player,
         "all_adjustments": adjustments,
         "is_finished": event.state == Event.State.FINISHED,

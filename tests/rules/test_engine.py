@@ -405,10 +405,32 @@ def test_a_hand_with_deltas_for_another_number_of_seats_is_an_engine_defect():
         session_play(parsed)
 
 
-def test_settle_up_refuses_more_seats_than_it_searches():
-    # No zero-sum variant seats seven; the search over 2^k subsets is bounded where the variants are.
-    with pytest.raises(AssertionError, match=r"at most 6 seats owed or owing, got 7$"):
-        settle_up_transfers([6, -1, -1, -1, -1, -1, -1])
+@pytest.mark.parametrize(
+    ("totals", "expected"),
+    [
+        # Seven owed or owing: +3 (seat 2) and −3 (seat 5) clear first; five are left for the search: seat 6 pays
+        # seat 0 three, seat 4 pays seat 1 two, seat 3 pays seat 0 the last one. Four in all.
+        ([4, 2, 3, -1, -2, -3, -3], [(3, 0, 1), (4, 1, 2), (5, 2, 3), (6, 0, 3)]),
+        # An event of ten: +6/−6, +2/−2 and +1 (seat 5)/−1 (seat 9) clear in one transfer each; four are left
+        # (+5 seat 4, +1 seat 6, −3 seats 7 and 8): 7 pays 4 three, 8 pays 4 two and 6 one. Six in all.
+        ([6, -6, 2, -2, 5, 1, 1, -3, -3, -1], [(1, 0, 6), (3, 2, 2), (7, 4, 3), (8, 4, 2), (8, 6, 1), (9, 5, 1)]),
+    ],
+)
+def test_settle_up_of_more_seats_than_the_search_clears_pairs_then_pays_the_largest(totals, expected):
+    assert [(t.payer, t.payee, t.amount) for t in settle_up_transfers(totals)] == expected
+
+
+@given(_zero_sum_totals(most=24))
+def test_settle_up_of_any_count_clears_every_balance_in_fewer_transfers_than_seats_owed(totals):
+    transfers = settle_up_transfers(totals)
+    owed = sum(1 for t in totals if t)
+    assert len(transfers) <= max(owed - 1, 0)
+    cleared = list(totals)
+    for t in transfers:
+        assert t.amount > 0 and totals[t.payer] < 0 < totals[t.payee]
+        cleared[t.payer] += t.amount
+        cleared[t.payee] -= t.amount
+    assert cleared == [0] * len(totals)
 
 
 def test_settle_up_refuses_totals_that_do_not_sum_to_zero():

@@ -13,7 +13,7 @@ import string
 
 import pytest
 
-from settlement.rules import baifen, biaofen, draws, erguai, gunzi, hongxingwu, shengji
+from settlement.rules import baifen, biaofen, draws, erguai, gunzi, hongxingwu, pairs, shengji
 from settlement.rules.base import Msg, SeatName, TeamName
 from settlement.rules.entry import options_spec
 from settlement.rules.labels import FIELD_TEXTS, OPTION_TEXTS
@@ -31,6 +31,7 @@ SOURCES = [
     FIELD_TEXTS,
     shengji.MESSAGES,
     draws.MESSAGES,
+    pairs.MESSAGES,
 ]
 # Texts whose languages word a figure differently: the ordinal (`第 {nth} 个` / `the {bidder}`), the joker count
 # (`{j} 张` / `{cards} cards`); the callers pass both.

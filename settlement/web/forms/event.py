@@ -81,6 +81,19 @@ class EventNewForm(_Players):
     venue = forms.CharField(label=_("Venue"), max_length=100, required=False)
     preset = forms.ChoiceField(label=_("Preset"), required=False)
     table_size = forms.TypedChoiceField(label=_("Players at a table"), coerce=int)
+    mixed_sizes = forms.BooleanField(
+        required=False,
+        help_text=_("Each round seats everyone it can at tables of either size before anyone sits out."),
+    )
+    pairs = forms.CharField(
+        label=_("Fixed pairs (a pairs event)"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_(
+            "Optional, at tables of four: one pair a line, two names separated by a comma; every player in a pair. "
+            "Each pair sits as partners every round, and the standings rank the pairs."
+        ),
+    )
     bye = forms.ChoiceField(label=_("A round sat out counts"), choices=BYES, initial=Event.Bye.AVERAGE)
     bye_figure = forms.IntegerField(
         label=_("The figure for a round sat out"),
@@ -90,12 +103,43 @@ class EventNewForm(_Players):
         help_text=_("Only when a round sat out counts a stated figure."),
     )
 
-    field_order = ("name", "date", "venue", "preset", "table_size", "bye", "bye_figure", "members", "guests")
+    field_order = (
+        "name",
+        "date",
+        "venue",
+        "preset",
+        "table_size",
+        "mixed_sizes",
+        "pairs",
+        "bye",
+        "bye_figure",
+        "members",
+        "guests",
+    )
 
-    def __init__(self, *args: Any, presets: list[tuple[str, str]], counts: list[int], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, presets: list[tuple[str, str]], counts: list[int], pairs: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
+        if not pairs:
+            del self.fields["pairs"]
         self.fields["preset"].choices = presets or [("", "-")]
         self.fields["table_size"].choices = [(n, str(n)) for n in counts]
+        if len(counts) == 2:
+            self.fields["mixed_sizes"].label = _("Tables of %(small)s and %(large)s") % {
+                "small": counts[0],
+                "large": counts[1],
+            }
+        else:
+            del self.fields["mixed_sizes"]
+
+    def clean_pairs(self) -> list[list[str]]:
+        lines = [line.strip() for line in (self.cleaned_data.get("pairs") or "").splitlines() if line.strip()]
+        pairs = [[name.strip() for name in line.replace("，", ",").replace("、", ",").split(",")] for line in lines]
+        for pair in pairs:
+            if len(pair) != 2 or not all(pair):
+                raise forms.ValidationError(_("Each line is one pair: two names separated by a comma."))
+        return pairs
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
