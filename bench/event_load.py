@@ -16,9 +16,10 @@ of 127.0.0.1. Then, through the services, an event of `--tables` Ã— 4 players (æ
 - the floor: a bare DRF create of one row (bench/urls.py) at the writes' rate, on the same server in the same
   run, so the writes' p95 is printed as a ratio to it as well as in ms.
 
-It prints the writes' and the polls' counts, errors and p50/p95, the polls answered 304, and stops the server and
-drops the database. Bounded: it sends nothing after `--seconds` (plus 30 s for answers still on their way) and
-touches nothing but 127.0.0.1.
+A spectator polls again `--poll` seconds after its answer came (as share.js does), so a slow server sees fewer
+polls, never a backlog. It prints the writes' and the polls' counts, errors and p50/p95, the polls answered 304,
+and stops the server and drops the database. Bounded: no poll is sent after `--seconds`, no hand after 30 s more
+(GRACE, then an error), and it touches nothing but 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -100,6 +101,9 @@ def writes_run(
         step = seconds / hands
         for n in range(hands):
             due = began + n * step + (index / len(sessions)) * step
+            if time.monotonic() > began + seconds + GRACE:  # bounded: a hand not sent by then is an error
+                samples.add("write", 0.0, False)
+                continue
             time.sleep(max(0.0, due - time.monotonic()))
             for kind, url, body, expected in (
                 ("write", f"{base}/api/v1/sessions/{session_id}/hands/", cycle[n], 201),
@@ -144,10 +148,9 @@ def polls_run(
         http.headers["Accept-Language"] = "zh-Hans"
         while True:
             with lock:
-                if not due or due[0][0] >= end:
+                if not due or due[0][0] >= end or time.monotonic() >= end:
                     return
                 when, who = heapq.heappop(due)
-                heapq.heappush(due, (when + poll, who))
             time.sleep(max(0.0, when - time.monotonic()))
             url = urls[who % len(urls)]
             headers = {"If-None-Match": etags[who]} if who in etags else {}
@@ -161,6 +164,8 @@ def polls_run(
                 samples.add(kind, time.perf_counter() - start, ok, not_modified=response.status_code == 304)
             except requests.RequestException:
                 samples.add(kind, time.perf_counter() - start, False)
+            with lock:  # as share.js does: the next poll `poll` seconds after this answer, never a catch-up burst
+                heapq.heappush(due, (time.monotonic() + poll, who))
 
     pool = [threading.Thread(target=worker, daemon=True) for _ in range(threads)]
     for thread in pool:
