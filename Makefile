@@ -69,10 +69,12 @@ bench: $(STAMP)
 	$(PY) bench/draws.py
 
 # `make bench-load`: 10 clients for 60 s against gunicorn on PostgreSQL (a throwaway database on the server of
-# BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres; BENCH_LOAD_DB names it). Not in `make bench`,
+# BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres; BENCH_LOAD_DB names it), then an event's round
+# (bench/event_load.py: 100 tables recording while 1,000 spectators poll; BENCH_EVENT_LOAD_DB). Not in `make bench`,
 # which needs no PostgreSQL.
 bench-load: $(STAMP) $(MO)
 	$(PY) bench/load.py
+	$(PY) bench/event_load.py
 
 # `make screenshots`: the table page (zh-Hans and English, 360×740 phone and desktop), the new-session page and a
 # corrected hand's page (phone) into docs/screenshots/,

@@ -11,6 +11,11 @@ client its own open 本溪 session (an import of `--hands` hands). Then `--clien
 hand), 30 % reads (`GET sessions/{id}/`, or its `entry/`) and 30 % previews (`POST …/hands/preview/`). It prints
 requests per second and p50/p95/p99 per kind and overall, stops the server and drops the database. It touches
 nothing but 127.0.0.1, and stops by itself.
+
+The floor, in the same run on the same server (bench/settings.py serves bench/urls.py's bare DRF views beside the
+site): the same clients and mix against a bare DRF create of one row (the writes) and a bare DRF read of one row
+(the reads and previews), in blocks alternating with the app's (`--blocks`, each `--seconds` / blocks long), so a
+burst of other load on the machine falls on both. It prints the app's throughput and p95 against the floor's.
 """
 
 from __future__ import annotations
@@ -81,8 +86,9 @@ def percentile(samples: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
 
 
-class Client(threading.Thread):
-    """One scorekeeper's device: its own session, its next hand, requests until the deadline."""
+class Client:
+    """One scorekeeper's device: its own session, its next hand, requests until the deadline (`block`); or, `bare`,
+    the same mix against the bare DRF views (bench/urls.py)."""
 
     def __init__(
         self,
@@ -92,17 +98,41 @@ class Client(threading.Thread):
         session_id: int,
         hands: list[dict[str, Any]],
         position: int,
-        deadline: float,
         seed: int,
+        bare: bool = False,
     ) -> None:
-        super().__init__(daemon=True)
         self.base, self.session_id, self.hands, self.position = base, session_id, hands, position
-        self.deadline = deadline
+        self.bare, self.seed, self.made = bare, seed, 0
+        self.deadline = 0.0
         self.random = random.Random(seed)
         self.http = requests.Session()
         self.http.headers.update({"Authorization": f"Token {token}", "Accept-Language": "zh-Hans"})
         self.samples: dict[str, list[float]] = defaultdict(list)
         self.errors: dict[str, int] = defaultdict(int)
+
+    def block(self, seconds: float) -> threading.Thread:
+        """Requests for `seconds`, in a thread of its own (started)."""
+        self.deadline = time.monotonic() + seconds
+        thread = threading.Thread(target=self.run_bare if self.bare else self.run, daemon=True)
+        thread.start()
+        return thread
+
+    def run_bare(self) -> None:
+        while time.monotonic() < self.deadline:
+            kind = self.random.choices([k for k, _ in MIX], weights=[w for _, w in MIX])[0]
+            start = time.perf_counter()
+            try:
+                if kind == "write":
+                    self.made += 1
+                    club = {"name": "bare", "slug": f"bare-{self.seed}-{self.made}"}
+                    ok = self.http.post(f"{self.base}/bench/bare/", json=club, timeout=30).status_code == 201
+                else:
+                    ok = self.http.get(f"{self.base}/bench/bare/api/", timeout=30).status_code == 200
+            except requests.RequestException:
+                ok = False
+            self.samples[kind].append(time.perf_counter() - start)
+            if not ok:
+                self.errors[kind] += 1
 
     def run(self) -> None:
         session = f"{self.base}/api/v1/sessions/{self.session_id}"
@@ -136,6 +166,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--clients", type=int, default=10)
     parser.add_argument("--hands", type=int, default=100, help="hands each client's session starts with")
+    parser.add_argument("--blocks", type=int, default=4, help="alternating blocks of the app's load and the floor's")
     parser.add_argument("--database", default=os.environ.get("BENCH_LOAD_DB", "baifen_load"))
     args = parser.parse_args()
     admin_url = local_url(os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432/postgres"))
@@ -152,8 +183,8 @@ def main() -> None:
         "BAIFEN_API_RATE_USER": "100000000/hour",
         "DJANGO_DEBUG": "0",
         "DJANGO_LOG_LEVEL": "WARNING",
+        "DJANGO_SETTINGS_MODULE": "bench.settings",  # the site and the bare DRF views of the floor
     }
-    env.pop("DJANGO_SETTINGS_MODULE", None)
     database_reset(admin_url, args.database, create=True)
     server = None
     try:
@@ -191,26 +222,29 @@ def main() -> None:
             )
             response.raise_for_status()
             sessions.append(int(response.headers["Location"].rstrip("/").rsplit("/", 1)[-1]))
-        deadline = time.monotonic() + args.seconds
-        clients = [
-            Client(
-                base=base,
-                token=token,
-                session_id=session_id,
-                hands=document["hands"],
-                position=args.hands,
-                deadline=deadline,
-                seed=i,
-            )
+        apps = [
+            Client(base=base, token=token, session_id=session_id, hands=document["hands"], position=args.hands, seed=i)
             for i, session_id in enumerate(sessions)
         ]
-        began = time.monotonic()
-        for client in clients:
-            client.start()
-        for client in clients:
-            client.join()
-        elapsed = time.monotonic() - began
-        report(clients, elapsed=elapsed, args=args, workers=env.get("WEB_CONCURRENCY") or "gunicorn.conf.py's")
+        floors = [
+            Client(base=base, token=token, session_id=0, hands=[], position=0, seed=i, bare=True)
+            for i in range(args.clients)
+        ]
+        blocks = max(1, args.blocks)
+        elapsed = {"app": 0.0, "floor": 0.0}
+        for _ in range(blocks):
+            for name, clients in (("app", apps), ("floor", floors)):
+                began = time.monotonic()
+                for thread in [client.block(args.seconds / blocks) for client in clients]:
+                    thread.join()
+                elapsed[name] += time.monotonic() - began
+        workers = env.get("WEB_CONCURRENCY") or "gunicorn.conf.py's"
+        app = report(apps, elapsed=elapsed["app"], args=args, workers=workers, title="the app")
+        floor = report(floors, elapsed=elapsed["floor"], args=args, workers=workers, title="the floor (bare DRF)")
+        print(
+            f"App against the floor, same run: throughput {app[0] / floor[0]:.2f}× the floor's,"
+            f" p95 {app[1] / floor[1]:.2f}× the floor's"
+        )
     finally:
         if server is not None:
             os.killpg(server.pid, signal.SIGTERM)
@@ -223,7 +257,10 @@ def main() -> None:
         shutil.rmtree(data_dir, ignore_errors=True)
 
 
-def report(clients: list[Client], *, elapsed: float, args: argparse.Namespace, workers: str) -> None:
+def report(
+    clients: list[Client], *, elapsed: float, args: argparse.Namespace, workers: str, title: str
+) -> tuple[float, float]:
+    """Print the clients' figures; their requests per second and p95 (ms)."""
     merged: dict[str, list[float]] = defaultdict(list)
     errors: dict[str, int] = defaultdict(int)
     for client in clients:
@@ -232,7 +269,10 @@ def report(clients: list[Client], *, elapsed: float, args: argparse.Namespace, w
         for kind, count in client.errors.items():
             errors[kind] += count
     everything = [s for samples in merged.values() for s in samples]
-    print(f"Load: {args.clients} clients for {elapsed:.0f} s against gunicorn (workers: {workers}) on PostgreSQL;")
+    print(
+        f"Load, {title}: {args.clients} clients for {elapsed:.0f} s against gunicorn (workers: {workers})"
+        " on PostgreSQL;"
+    )
     print(f"      {os.cpu_count()} CPUs seen, shared with whatever else runs here.")
     print(f"  {'kind':<9} {'requests':>9} {'share':>6} {'errors':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}")
     for kind in [k for k, _ in MIX] + ["all"]:
@@ -249,6 +289,7 @@ def report(clients: list[Client], *, elapsed: float, args: argparse.Namespace, w
         f"Throughput: {rate:.1f} req/s (target ≥ 100); p95 {p95:.0f} ms (target ≤ 150);"
         f" mean {statistics.fmean(everything) * 1e3:.1f} ms"
     )
+    return rate, p95
 
 
 if __name__ == "__main__":

@@ -1,10 +1,15 @@
-"""bench/load.py's own rules: it touches only this machine, and its percentiles are the nearest-rank ones."""
+"""bench/load.py's own rules: it touches only this machine, and its percentiles are the nearest-rank ones; and
+bench/event_load.py keeps to its bounds and still runs (a tiny round)."""
 
 from __future__ import annotations
 
+import os
+import secrets
+
+import psycopg
 import pytest
 
-from bench import load
+from bench import event_load, load
 
 
 @pytest.mark.parametrize(
@@ -37,3 +42,31 @@ def test_a_percentile_is_the_nearest_rank(p, expected):
 def test_the_throwaway_database_is_named_on_the_admin_servers_address():
     url = load.database_url("postgres://postgres@127.0.0.1:5432/postgres", "wt_x_load")
     assert url == "postgres://postgres@127.0.0.1:5432/wt_x_load"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--tables", "0"], ["--tables", "201"], ["--spectators", "5001"], ["--seconds", "601"], ["--poll", "0.5"]],
+)
+def test_the_event_load_refuses_a_load_past_its_bounds_before_it_starts(argv):
+    with pytest.raises(SystemExit, match=r"at most|up to"):
+        event_load.main(argv)
+
+
+def test_the_event_load_runs_a_tiny_round_end_to_end(capsys):
+    """Two tables, one hand each, five spectators for 3 s: every kind of request is sent and answered, nothing fails
+    (no timing is asserted). Needs PostgreSQL on 127.0.0.1 (BENCH_PG_URL), as `make bench-load` does."""
+    try:
+        psycopg.connect(
+            os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432/postgres"), connect_timeout=3
+        ).close()
+    except psycopg.Error as error:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true and no PostgreSQL: {error}")
+        pytest.skip(f"no PostgreSQL: {error}")
+    argv = ["--tables", "2", "--hands", "1", "--spectators", "5", "--poll", "1", "--seconds", "3"]
+    result = event_load.main([*argv, "--database", f"baifen_event_load_{secrets.token_hex(4)}"])
+    assert sum(result["errors"].values()) == 0, result
+    assert result["counts"]["write"] == 2 and result["counts"]["floor"] == 2
+    assert result["counts"]["share"] > 0 and result["counts"]["screen"] > 0
+    assert "Writes: p95" in capsys.readouterr().out

@@ -20,7 +20,8 @@ it), resuming from the last stored rating of each player before it. The cost
 is the sessions from the changed one to the newest of the family (a
 correction in tonight's session: tonight's games only): six queries and one
 `rate` call per outcome, nothing per hand. A hand recorded mid-game costs
-nothing here (services skip the rebuild unless the hand ends a game); a merge
+nothing here (services skip the rebuild unless the hand ends a game), and one that ends a game of the family's
+newest session rates that game alone (`ratings_append`: entry at hand #1,000 costs what it costs at #10); a merge
 of two players rebuilds the club's ratings from the start.
 
 openskill works in floats; they stay in this module and `RatingRow` (the rules
@@ -151,6 +152,49 @@ def ratings_rebuild(*, session: Session) -> None:
     family = FAMILY_OF.get(session.variant)
     if family is not None:
         _rebuild(club_id=session.club_id, family=family, start=(session.date, session.pk))
+
+
+def ratings_append(*, session: Session, game_rows: Sequence[Mapping[str, Any]]) -> None:
+    """After a hand appended to an open session finished a game: rate only that session's `game_rows` (the rows the
+    hand rewrote, from the game it played on) when no later session of the family depends on them (tonight's
+    session, the usual case), else a rebuild from the session on. The same outcomes in the same order as
+    `ratings_rebuild`, so the same rows; six queries and one `rate` call whatever the number of games before."""
+    family = FAMILY_OF.get(session.variant)
+    if family is None or family.kind != TEAM:  # an open session is no outcome yet: nothing of it is rated
+        return
+    list(Club.objects.select_for_update(no_key=True).filter(pk=session.club_id).values_list("pk"))
+    later = Session.objects.filter(club_id=session.club_id, variant__in=family.variants).filter(
+        Q(date__gt=session.date) | Q(date=session.date, pk__gt=session.pk)
+    )
+    if later.exists():
+        _rebuild(club_id=session.club_id, family=family, start=(session.date, session.pk))
+        return
+    family_rows = RatingRow.objects.filter(club_id=session.club_id, family=family.key)
+    family_rows.filter(session_id=session.pk, game__gte=min(row["game"] for row in game_rows)).delete()
+    last = {
+        row["player_id"]: row["last"] for row in family_rows.values("player_id").annotate(last=Max("order")).order_by()
+    }
+    players = {row["player_id"] for row in game_rows}
+    ratings: dict[int, tuple[float, float]] = {}
+    wanted = {last[player] for player in players if player in last}
+    if wanted:
+        for row in family_rows.filter(order__in=wanted, player_id__in=players).values(
+            "player_id", "order", "mu", "sigma"
+        ):
+            if last.get(row["player_id"]) == row["order"]:
+                ratings[row["player_id"]] = (row["mu"], row["sigma"])
+    order = max(last.values(), default=0)
+    rows = []
+    for outcome in outcomes(family=family, sessions=[{"id": session.pk, "status": session.status}], rows=game_rows):
+        order += 1
+        after = rate(ratings, outcome)
+        ratings.update(after)
+        for side, rank in zip(outcome.sides, outcome.ranks, strict=True):
+            for player in side:
+                mu, sigma = after[player]
+                rated = (session.club_id, family.key, player, session.pk, outcome.game, order, rank, mu, sigma)
+                rows.append((*rated, ordinal(mu, sigma)))
+    rows_insert(RatingRow, RATING_COLUMNS, rows)
 
 
 def ratings_rebuild_club(*, club: Club) -> None:

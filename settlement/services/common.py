@@ -37,7 +37,7 @@ from django.db.models import F, QuerySet
 from ..ledger import LedgerError, LogReplay, sql
 from ..ledger.bulk import rows_insert
 from ..ledger.derived import GAME_COLUMNS, SETTLEMENT_COLUMNS, STATE_COLUMNS, derived_values
-from ..ledger.ratings import ratings_rebuild
+from ..ledger.ratings import ratings_append, ratings_rebuild
 from ..ledger.values import text_bad
 from ..models import GameRow, HandState, Player, Session, SettlementRow
 
@@ -157,7 +157,11 @@ def derived_rebuild(
     # The ratings (`ledger/ratings.py`) follow finished games and closed sessions. A hand appended to an open session
     # replaces only the rows of the game in progress, unfinished: unless it finishes that game, no rating moves.
     finished = GAME_COLUMNS.index("finished")
-    if not appended or any(row[finished] for row in derived.game_rows):
+    if not appended:
         ratings_rebuild(session=session)
+    elif any(row[finished] for row in derived.game_rows):
+        ratings_append(
+            session=session, game_rows=[dict(zip(GAME_COLUMNS, row, strict=True)) for row in derived.game_rows]
+        )
     states = (HandState(**dict(zip(STATE_COLUMNS, row, strict=True))) for row in derived.hand_states)
     return {state.number: state for state in states}

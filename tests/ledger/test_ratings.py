@@ -304,3 +304,18 @@ def test_ledger_verify_finds_a_changed_rating_and_repair_rebuilds_it(club_with_h
     assert f"#{row.order} player {row.player_id} mu: stored 99.0" in out.getvalue()
     assert ratings.ratings_verify(club=club) == []
     call_command("ledger_verify", stdout=io.StringIO())
+
+
+@pytest.mark.parametrize("later_session", [False, True])
+def test_games_finished_by_appended_hands_are_rated_as_a_rebuild_from_the_start_rates_them(db, later_session):
+    # Tonight's session rates only its newly finished game; with a later session of the family the later one is
+    # rated again after it. Either way the stored rows are what a computation from the start gives (ratings_verify).
+    club = make_club()
+    user = make_member(club)
+    tonight = make_session(club, user, date=datetime.date(2026, 1, 1))
+    if later_session:
+        later = make_session(club, user, date=datetime.date(2026, 1, 2))
+        record_hands(later, user, BENXI_EXAMPLE[:4])
+    record_hands(tonight, user, BENXI_EXAMPLE[:4] * 3)  # hands 4, 8, 12 each end a 盘
+    assert RatingRow.objects.filter(session=tonight).values("game").distinct().count() == 3
+    assert ratings.ratings_verify(club=club) == []
