@@ -3,11 +3,13 @@
 One module per subject: `sessions` (clubs, session lists and summaries), `records` (a session's
 hands, revisions and results, from the stored rows, in windows), `table` (the scorekeeper's table
 page and the share page), `shares` (a session's share link, the session a token opens), `stats`
-(standings and a player's statistics), `ratings`, `tokens` (a user's API tokens), `changes` (the club's
+(standings and a player's statistics), `streaks` (records: runs, the biggest hand, the most 抠底 …),
+`achievements` (a player's badges, 成就), `ratings`, `tokens` (a user's API tokens), `changes` (the club's
 change feed), `whatif` (a session's hands settled again under other options) and `integrity` (stored rows
 against a replay: `ledger_verify`). `from settlement import selectors; selectors.table_view(…)` keeps working.
 """
 
+from .achievements import BADGES, Achievement, player_achievements
 from .changes import club_changes
 from .events import EventStandingRow, EventStandings, club_events, event_standings, event_tables
 from .integrity import GAME_FIELDS, ROW, SETTLEMENT_FIELDS, STATE_FIELDS, Difference, session_verify
@@ -52,6 +54,7 @@ from .stats import (
     player_stats,
     standings_grouped,
 )
+from .streaks import HandRef, Record, RecordGroup, club_records, player_records
 from .table import (
     ONE_GAME_VARIANTS,
     TABLE_OLDER_HANDS,
@@ -71,6 +74,7 @@ from .tokens import user_api_tokens
 from .whatif import WhatIf, session_what_if, what_if_options
 
 __all__ = [
+    "BADGES",
     "GAME_FIELDS",
     "ONE_GAME_VARIANTS",
     "RANKING_RULE",
@@ -80,6 +84,7 @@ __all__ = [
     "TABLE_OLDER_HANDS",
     "TABLE_RECENT_HANDS",
     "TEAM_VARIANTS",
+    "Achievement",
     "BidFigures",
     "Difference",
     "EntryState",
@@ -88,10 +93,13 @@ __all__ = [
     "GroupStats",
     "HandListItem",
     "HandRecord",
+    "HandRef",
     "HandWindow",
     "OlderHand",
     "OtherPlayer",
     "PlayerStats",
+    "Record",
+    "RecordGroup",
     "RevisionInfo",
     "RunningPoint",
     "SeatSummary",
@@ -110,6 +118,7 @@ __all__ = [
     "club_changes",
     "club_events",
     "club_players",
+    "club_records",
     "club_sessions",
     "club_sessions_page",
     "event_standings",
@@ -120,6 +129,8 @@ __all__ = [
     "hand_revisions",
     "hand_view",
     "hand_window",
+    "player_achievements",
+    "player_records",
     "player_stats",
     "results_with_preview",
     "session_events",
