@@ -1,8 +1,8 @@
 """What the statistics pages cost as a club's history grows: 1,000 sessions against 10, and against /healthz.
 
 In process, through Django's test client, on a throw-away SQLite database. The standings page, its CSV and
-Excel downloads, the player page and `GET clubs/{slug}/players/{id}/stats/` are timed with 10 sessions and
-again with 1,000 (each 5 hands of 本溪, imported); they read aggregates of the stored rows in a fixed number
+Excel downloads, the player page (with its records and achievements), the records page and
+`GET clubs/{slug}/players/{id}/stats/` are timed with 10 sessions and again with 1,000 (each 5 hands of 本溪, imported); they read aggregates of the stored rows in a fixed number
 of queries, so what grows is the database's aggregation and the rows drawn (a player's running-total chart
 has a point per session).
 
@@ -74,6 +74,7 @@ def main() -> None:
         "standings CSV": "/clubs/bench/standings.csv",
         "standings Excel": "/clubs/bench/standings.xlsx",
         "player page": f"/clubs/bench/players/{wang}/",
+        "records page": "/clubs/bench/records/",
         "GET standings/": "/api/v1/clubs/bench/standings/",
         "GET players/{id}/stats/": f"/api/v1/clubs/bench/players/{wang}/stats/",
     }
