@@ -1,10 +1,10 @@
 """What the statistics pages cost as a club's history grows: 1,000 sessions against 10, and against /healthz.
 
 In process, through Django's test client, on a throw-away SQLite database. The standings page, its CSV and
-Excel downloads, the player page, the leaderboard with its rating graph (by date and by games played) and
-`GET clubs/{slug}/players/{id}/stats/` are timed with 10 sessions and
-again with 1,000 (each 5 hands of 本溪, imported); they read aggregates of the stored rows in a fixed number
-of queries, so what grows is the database's aggregation and the rows drawn (a player's running-total chart
+Excel downloads, the player page (with its records and achievements), the records page, the leaderboard with
+its rating graph (by date and by games played) and `GET clubs/{slug}/players/{id}/stats/` are timed with 10
+sessions and again with 1,000 (each 5 hands of 本溪, imported); they read aggregates of the stored rows in a
+fixed number of queries, so what grows is the database's aggregation and the rows drawn (a player's running-total chart
 has a point per session, the rating graph at most 120 a line).
 
     .venv/bin/python bench/stats.py
@@ -77,6 +77,7 @@ def main() -> None:
         "player page": f"/clubs/bench/players/{wang}/",
         "leaderboard, by date": "/clubs/bench/leaderboard/",
         "leaderboard, by games": "/clubs/bench/leaderboard/?by=games",
+        "records page": "/clubs/bench/records/",
         "GET standings/": "/api/v1/clubs/bench/standings/",
         "GET players/{id}/stats/": f"/api/v1/clubs/bench/players/{wang}/stats/",
     }

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..models import GameRow, HandState, Player, Session, SettlementRow
-from ..rules.families import declarer_level, declaring_side
+from ..rules.families import declarer_level, declaring_side, hand_marks, won_runs
 from ..rules.session import game_receipt, hand_receipt, state_dump
 from .log import LogReplay
 
@@ -32,6 +32,10 @@ SETTLEMENT_COLUMNS = (
     "declaring_side",
     "bid",
     "level",
+    "koudi",
+    "guangtou",
+    "baochang",
+    "run",
 )
 GAME_COLUMNS = (
     "session_id",
@@ -46,7 +50,7 @@ GAME_COLUMNS = (
     "adjustment",
     "total",
 )
-STATE_COLUMNS = ("session_id", "hand_id", "number", "game_first", "state", "receipt", "game_end")
+STATE_COLUMNS = ("session_id", "hand_id", "number", "game_first", "state", "receipt", "game_end", "runs")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -113,7 +117,16 @@ def derived_values(
     inputs = {hand.n: hand for hand in replay.result.doc.hands}
     options = replay.result.doc.options
     before = replay.start.state  # the state before each hand, for the level the declaring team played at
-    for played in replay.result.hands:
+    # Every hand's sides, the earlier ones too: a run of hands won can start before `from_number`.
+    sides_of = [
+        declaring_side(variant.key, inputs[played.n], played.result, len(players)) for played in replay.result.hands
+    ]
+    runs_after = won_runs(
+        [(sides, played.result.declarer_won) for sides, played in zip(sides_of, replay.result.hands, strict=True)],
+        len(players),
+        start=replay.start.runs,
+    )
+    for i, played in enumerate(replay.result.hands):
         number = number_of(played.n)
         state_before, before = before, played.state
         if number < from_number:
@@ -122,7 +135,9 @@ def derived_values(
         hand_id = hand_ids[number]
         deltas, totals, declarer, declarer_won = result.deltas, played.totals, result.declarer, result.declarer_won
         hand_input = inputs[played.n]
-        sides = declaring_side(variant.key, hand_input, result, len(players))
+        sides, run_after = sides_of[i], runs_after[i]
+        run = (0,) * len(players) if sides is None else run_after  # a redeal's rows end no run
+        marks = hand_marks(result.tags)
         levels = state_before.table.get("levels") if state_before is not None and state_before.hand_in_game else None
         level = declarer_level(variant.key, options, levels, declarer)
         bid = hand_input.bid if declarer is not None else None
@@ -141,6 +156,8 @@ def derived_values(
                 None if sides is None else sides[seat],
                 bid,
                 level,
+                *marks,
+                run[seat],
             )
             for seat, player_id in player_ids
         )
@@ -160,6 +177,7 @@ def derived_values(
                 game_receipt(ended, first_hand=number_of(ended.first_hand), last_hand=number)
                 if ended is not None
                 else None,
+                list(run_after),
             )
         )
     games = replay.result.games

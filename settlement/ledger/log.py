@@ -264,6 +264,7 @@ class Resume:
     state: SessionState | None
     game_first: int | None = None
     number: int | None = None  # the ledger number of the hand the state is after
+    runs: tuple[int, ...] | None = None  # per seat, the run of hands won after that hand (`HandState.runs`)
 
     @property
     def played(self) -> int:
@@ -279,7 +280,7 @@ def resume_load(*, session: Session, before: int) -> Resume:
     row = (
         HandState.objects.filter(session=session, number__lt=before)
         .order_by("-number")
-        .values("state", "game_first", "number")
+        .values("state", "game_first", "number", "runs")
         .first()
     )
     return _resume(row)
@@ -313,7 +314,13 @@ def _resume(row: Mapping[str, Any] | None) -> Resume:
     if row is None:
         return Resume(state=None)
     try:
-        return Resume(state=state_load(row["state"]), game_first=row["game_first"], number=row["number"])
+        runs = row.get("runs")
+        return Resume(
+            state=state_load(row["state"]),
+            game_first=row["game_first"],
+            number=row["number"],
+            runs=tuple(runs) if isinstance(runs, list) else None,
+        )
     except (ValueError, KeyError, TypeError) as error:
         raise ResumeUnavailable(str(error)) from error
 

@@ -79,7 +79,8 @@ def _sql(using: str) -> dict[str, str]:
             f" WHERE ss.{c(SessionSeat, 'session')} = %s ORDER BY ss.{c(SessionSeat, 'seat')}"
         ),
         "next_hand": (
-            f"SELECT h.last, st.{c(HandState, 'state')}, st.{c(HandState, 'game_first')}, st.{c(HandState, 'number')}"
+            f"SELECT h.last, st.{c(HandState, 'state')}, st.{c(HandState, 'game_first')}, st.{c(HandState, 'number')},"
+            f" st.{c(HandState, 'runs')}"
             f" FROM (SELECT MAX({c(Hand, 'number')}) AS last FROM {t(Hand)} WHERE {c(Hand, 'session')} = %s) h"
             f" LEFT JOIN {t(HandState)} st ON st.{c(HandState, 'session')} = %s"
             f" AND st.{c(HandState, 'number')} = (SELECT MAX({c(HandState, 'number')}) FROM {t(HandState)}"
@@ -139,15 +140,16 @@ def session_players(*, session_id: int, using: str = "default") -> tuple[Player,
 
 def next_hand_row(*, session_id: int, using: str = "default") -> tuple[int, Mapping[str, Any] | None]:
     """The session's last hand number (0: none yet) and the stored state of its last hand that has one, as
-    `{"state", "game_first", "number"}` (None: no hand has a state, every one void or none recorded)."""
+    `{"state", "game_first", "number", "runs"}` (None: no hand has a state, every one void or none recorded)."""
     with connections[using].cursor() as cursor:
         cursor.execute(_sql(using)["next_hand"], [session_id, session_id, session_id])
-        last, state, game_first, number = cursor.fetchone()
+        last, state, game_first, number, runs = cursor.fetchone()
     if number is None:
         return last or 0, None
     field = HandState._meta.get_field("state")
     return last, {
         "state": field.from_db_value(state, None, connections[using]),
+        "runs": HandState._meta.get_field("runs").from_db_value(runs, None, connections[using]),
         "game_first": game_first,
         "number": number,
     }

@@ -55,6 +55,8 @@ class Club(models.Model):
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)  # the API's `updated` (incremental sync)
+    # The club's settings page: whether the player pages show the achievements (成就).
+    show_achievements = models.BooleanField(_("show achievements"), default=True)
 
     class Meta:
         verbose_name = _("club")
@@ -330,6 +332,13 @@ class SettlementRow(models.Model):
     declaring_side = models.BooleanField(_("on the declaring side"), null=True)
     bid = models.PositiveIntegerField(_("bid"), null=True)
     level = models.CharField(_("declaring team's level"), max_length=8, null=True)  # level games only
+    # For the records and achievements (rules/families.py): the hand's tags 抠底, 光头, 包场 (the same on every seat's
+    # row; who earned them is the seat's side), and the run of hands this seat's side has won in the session that
+    # this hand ends (0 when it did not win it).
+    koudi = models.BooleanField(_("last trick to the capture side (抠底)"), default=False)
+    guangtou = models.BooleanField(_("capture side held to nothing (光头)"), default=False)
+    baochang = models.BooleanField(_("declarer paid alone (包场)"), default=False)
+    run = models.PositiveIntegerField(_("hands won in a row"), default=0)
 
     class Meta:
         verbose_name = _("settlement row")
@@ -419,6 +428,9 @@ class HandState(models.Model):
     state = models.JSONField(_("state after the hand"))
     receipt = models.JSONField(_("receipt"))
     game_end = models.JSONField(_("game ended"), null=True)
+    # Per seat, the run of hands won its side stands at after this hand (`rules.families.won_runs`): the next hand
+    # plays on from it as it plays on from `state` (a redeal leaves it as it was).
+    runs = models.JSONField(_("hands won in a row after the hand"), default=list)
 
     class Meta:
         verbose_name = _("hand state")

@@ -165,3 +165,61 @@ def level_band(level: str) -> str:
         if LEVELS.index(first) <= index <= LEVELS.index(last):
             return first if first == last else f"{first}–{last}"
     return level
+
+
+# --- the hands and games players remember (records and achievements) ---
+
+# The tags (`HandResult.tags`) the records count, as the rules reference names them: 抠底 (the capture side won
+# the last trick: 打百分, 标分, 升级), 光头 (the capture side held to nothing: 打二鬼, 升级), 包场 (打二鬼: the
+# declarer pays for the partner too). 抠手 (a side card to the last trick) is not 抠底.
+KOUDI, GUANGTOU, BAOCHANG = "抠底", "光头", "包场"
+
+# 出锅: a game won by reaching the target (打百分's regional 盘, `how: "target"`) or, in 打滚子, by going past the
+# last level (`how: "levels"`); 红星五's and 升级's level games end by levels too, but nobody calls that 出锅.
+CHUGUO = {"baifen.benxi": "target", "baifen.fushun": "target", "baifen.shenyang": "target", "gunzi": "levels"}
+
+
+def hand_marks(tags: Sequence[str]) -> tuple[bool, bool, bool]:
+    """(抠底, 光头, 包场): which of the remembered tags a hand's result carries.
+
+    >>> hand_marks(("破", "抠底")), hand_marks(("包场",)), hand_marks(("抠手",))
+    ((True, False, False), (False, False, True), (False, False, False))
+    """
+    return KOUDI in tags, GUANGTOU in tags, BAOCHANG in tags
+
+
+def side_won(on_declaring_side: bool | None, declarer_won: bool | None) -> bool:
+    """Did this seat's side win the hand? Never for a redeal or a hand neither side won (打二鬼's even).
+
+    >>> side_won(True, True), side_won(False, False), side_won(False, True), side_won(None, None), side_won(True, None)
+    (True, True, False, False, False)
+    """
+    if on_declaring_side is None or declarer_won is None:
+        return False
+    return on_declaring_side == declarer_won
+
+
+def won_runs(
+    hands: Sequence[tuple[tuple[bool, ...] | None, bool | None]],
+    players: int,
+    *,
+    start: Sequence[int] | None = None,
+) -> list[tuple[int, ...]]:
+    """Per hand (its declaring sides, or None for a redeal, and `declarer_won`), per seat: the run of hands won the
+    seat's side stands at after it, on from `start` (the runs after the hand before; None: all 0).
+
+    A redeal is no hand played: it neither extends a run nor breaks it. Any other hand not won (lost, or
+    打二鬼's even) breaks it. A hand the side won ends a run of that length.
+
+    >>> won_runs([((True, False), True), (None, None), ((True, False), True), ((False, True), None)], 2)
+    [(1, 0), (1, 0), (2, 0), (0, 0)]
+    >>> won_runs([((False, True), False)], 2, start=[4, 0])
+    [(5, 0)]
+    """
+    current = list(start) if start is not None and len(start) == players else [0] * players
+    out: list[tuple[int, ...]] = []
+    for sides, declarer_won in hands:
+        if sides is not None:
+            current = [run + 1 if side_won(sides[seat], declarer_won) else 0 for seat, run in enumerate(current)]
+        out.append(tuple(current))
+    return out

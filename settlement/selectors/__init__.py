@@ -3,12 +3,14 @@
 One module per subject: `sessions` (clubs, session lists and summaries), `records` (a session's
 hands, revisions and results, from the stored rows, in windows), `table` (the scorekeeper's table
 page and the share page), `shares` (a session's share link, the session a token opens), `stats`
-(standings and a player's statistics), `ratings`, `tokens` (a user's API tokens), `changes` (the club's
-change feed), `whatif` (a session's hands settled again under other options), `events`, `leagues`
-(a league's table from its events' standings) and `integrity` (stored rows against a replay:
-`ledger_verify`). `from settlement import selectors; selectors.table_view(…)` keeps working.
+(standings and a player's statistics), `streaks` (records: runs, the biggest hand, the most 抠底 …),
+`achievements` (a player's badges, 成就), `ratings`, `tokens` (a user's API tokens), `changes` (the club's
+change feed), `whatif` (a session's hands settled again under other options), `events`, `leagues` (a league's
+table from its events' standings) and `integrity` (stored rows against a replay: `ledger_verify`).
+`from settlement import selectors; selectors.table_view(…)` keeps working.
 """
 
+from .achievements import BADGES, Achievement, player_achievements
 from .changes import club_changes
 from .events import (
     EventSettleUp,
@@ -75,6 +77,7 @@ from .stats import (
     player_stats,
     standings_grouped,
 )
+from .streaks import HandRef, Record, RecordGroup, club_records, player_records
 from .table import (
     ONE_GAME_VARIANTS,
     TABLE_OLDER_HANDS,
@@ -94,6 +97,7 @@ from .tokens import user_api_tokens
 from .whatif import WhatIf, session_what_if, what_if_options
 
 __all__ = [
+    "BADGES",
     "GAME_FIELDS",
     "ONE_GAME_VARIANTS",
     "RANKING_RULE",
@@ -103,6 +107,7 @@ __all__ = [
     "TABLE_OLDER_HANDS",
     "TABLE_RECENT_HANDS",
     "TEAM_VARIANTS",
+    "Achievement",
     "BidFigures",
     "Difference",
     "EntryState",
@@ -113,6 +118,7 @@ __all__ = [
     "GroupStats",
     "HandListItem",
     "HandRecord",
+    "HandRef",
     "HandWindow",
     "LeagueResult",
     "LeagueRow",
@@ -121,6 +127,8 @@ __all__ = [
     "OtherPlayer",
     "PairStandingRow",
     "PlayerStats",
+    "Record",
+    "RecordGroup",
     "RevisionInfo",
     "RunningPoint",
     "SeatSummary",
@@ -140,6 +148,7 @@ __all__ = [
     "club_events",
     "club_leagues",
     "club_players",
+    "club_records",
     "club_sessions",
     "club_sessions_page",
     "event_pair_rule",
@@ -157,6 +166,8 @@ __all__ = [
     "league_events",
     "league_rule",
     "league_standings",
+    "player_achievements",
+    "player_records",
     "player_stats",
     "results_with_preview",
     "session_events",

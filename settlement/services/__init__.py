@@ -15,9 +15,9 @@ a user without a writing role in the club gets `PermissionDenied`.
 
 One module per subject: `sessions` (open, close, reopen, import, export, the
 operator's rebuild), `hands` (preview, record, correct, void), `players`
-(rename, merge), `events` (an evening or tournament: create, check in, draw,
-adjust), `leagues` (a club's series of events), `tokens` (personal API tokens),
-`shares` (the share links), `backup` (a whole club's
+(rename, merge), `clubs` (the club's settings), `events` (an evening or tournament: create, check in, leave),
+`rounds` (draw one, late hands), `adjustments` (the director's penalties and awards), `leagues` (a club's
+series of events), `tokens` (personal API tokens), `shares` (the share links), `backup` (a whole club's
 export and restore), and `common` (the session lock, the derived rows'
 rebuild and the limits they share). `from settlement import services;
 services.hand_record(…)` keeps working.
@@ -26,6 +26,7 @@ services.hand_record(…)` keeps working.
 from ..ledger import LedgerError
 from .adjustments import adjustment_add
 from .backup import CLUB_FORMAT, CLUB_FORMAT_VERSION, club_export, club_import
+from .clubs import club_settings_update
 from .common import (
     CLIENT_KEY_MAX,
     FACT_FIELDS,
@@ -74,6 +75,7 @@ __all__ = [
     "client_key_clean",
     "club_export",
     "club_import",
+    "club_settings_update",
     "event_check_in",
     "event_create",
     "event_player_leave",

@@ -1,7 +1,8 @@
 """A player's page (sessions, statistics, ratings, audit trail, the owner's forms: rename, merge) and the
 club's leaderboard.
 
-The ratings part of the player page is `_player_ratings.html`, with `player_ratings_context`.
+The ratings part of the player page is `_player_ratings.html`, with `player_ratings_context`; the records and
+achievements part is `_player_records.html`, with `web.streaks.player_records_context`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..presentation.ratings import event_lines, leaderboard_rows, rating_histori
 from ..scoping import get_membership_for_user, get_player_for_user, request_lang
 from ..selectors.ratings import leaderboard, merge_candidates, player_events, player_ratings, rating_steps
 from .stats import player_stats_context
+from .streaks import player_records_context
 
 PLAYER_SESSIONS = 20  # the player page's newest sessions; the rest are in the club's history, filtered by the player
 GRAPHED = 5  # the leaderboard's rating graph draws its first five players
@@ -46,6 +48,7 @@ def player_detail(
         "older_sessions": len(rows) > PLAYER_SESSIONS,
     }
     ctx.update(player_stats_context(club=membership.club, player=player))
+    ctx.update(player_records_context(club=membership.club, player=player))
     ctx |= player_ratings_context(membership=membership, player=player, errors=errors)
     return render(request, "settlement/player_detail.html", ctx, status=400 if errors else 200)
 

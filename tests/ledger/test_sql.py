@@ -31,7 +31,8 @@ def test_the_last_number_counts_void_hands_and_the_state_is_the_last_counted_han
     last, row = sql.next_hand_row(session_id=session.pk)
     stored = HandState.objects.get(session=session, number=2)
     assert last == 3
-    assert row == {"state": stored.state, "game_first": stored.game_first, "number": 2}
+    # After hand 2 the team 0 + 2 has won both hands (rules/baifen.md's example): a run of 2, seats 1 and 3 none.
+    assert row == {"state": stored.state, "game_first": stored.game_first, "number": 2, "runs": [2, 0, 2, 0]}
 
 
 def test_a_session_whose_every_hand_is_void_has_a_last_hand_but_no_state(table):

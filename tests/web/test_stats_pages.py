@@ -107,8 +107,9 @@ def test_the_player_page_shows_the_statistics_and_the_chart(club_with_a_session)
 # (sessions, seats, totals, games won: 4; one session more than shown says whether to link the rest) and the
 # statistics' seats, hand figures, game figures, bids, partners, opponents and their names (7), and the
 # ratings part (`ledger/ratings.py`): the player's rating rows, its audit trail and, for an owner, the players it could
-# be merged into (3).
-PAGE_QUERIES = {"standings/": 7, "standings.csv": 7, "standings.xlsx": 7, "players/{player}/": 15 + 3}
+# be merged into (3); the records part (`_player_records.html`): the player's longest run, biggest hand, 抠底, 光头,
+# 包场 and 出锅 (6), and the achievements, one a badge (8).
+PAGE_QUERIES = {"standings/": 7, "standings.csv": 7, "standings.xlsx": 7, "players/{player}/": 15 + 3 + 6 + 8}
 
 
 @pytest.mark.parametrize(("page", "queries"), PAGE_QUERIES.items())
