@@ -204,6 +204,7 @@ class EventStandingsSerializer(serializers.Serializer):
     unit = serializers.CharField()
     rounds = serializers.IntegerField()
     rows = EventStandingRowSerializer(many=True)
+    final = serializers.BooleanField(help_text="the event is finished: these are the final standings")
 
 
 # --- the bodies ---
@@ -552,4 +553,5 @@ def event_standings(request: Request, event_id: int) -> Response:
         }
         for row in standings.rows
     ]
-    return Response({"rule": standings.rule, "unit": standings.unit, "rounds": standings.rounds, "rows": rows})
+    body = {"rule": standings.rule, "unit": standings.unit, "rounds": standings.rounds, "rows": rows}
+    return Response({**body, "final": standings.final})

@@ -3,7 +3,17 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import change_views, club_views, describe, errors, event_views, player_views, session_views, whatif_views
+from . import (
+    change_views,
+    club_views,
+    describe,
+    errors,
+    event_round_views,
+    event_views,
+    player_views,
+    session_views,
+    whatif_views,
+)
 
 session = "sessions/<int:session_id>/"
 hand = session + "hands/<int:number>/"
@@ -46,6 +56,8 @@ urlpatterns = [
     path("events/<int:event_id>/rounds/", event_views.event_rounds, name="api_event_rounds"),
     path("events/<int:event_id>/adjustments/", event_views.event_adjustments, name="api_event_adjustments"),
     path("events/<int:event_id>/standings/", event_views.event_standings, name="api_event_standings"),
+    path("events/<int:event_id>/finish/", event_round_views.event_finish, name="api_event_finish"),
+    path("events/<int:event_id>/rounds/<int:n>/late/", event_round_views.event_round_late, name="api_event_round_late"),
     path("tokens/", club_views.tokens, name="api_tokens"),
     path("tokens/<int:token_id>/", club_views.token_detail, name="api_token_detail"),
     # Last: an address without its trailing slash (Django's APPEND_SLASH would answer a POST with a 301 that

@@ -36,6 +36,9 @@ class Change(AppendOnly):
         EVENT_LEFT = "event.left", _("a player left")
         EVENT_ROUND_DRAWN = "event.round_drawn", _("round drawn")
         EVENT_ADJUSTED = "event.adjusted", _("penalty or award")
+        EVENT_FINISHED = "event.finished", _("event finished")
+        EVENT_LATE_ALLOWED = "event.late_allowed", _("late hands allowed or refused")
+        EVENT_SUBSTITUTED = "event.substituted", _("a substitute seated")
 
     id = models.BigAutoField(primary_key=True)
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+", verbose_name=_("club"))

@@ -81,6 +81,7 @@ class EventStandings:
     unit: str
     rounds: int
     rows: tuple[EventStandingRow, ...]
+    final: bool = False  # the event is finished: these are the final standings
 
 
 def club_events(*, club: Club) -> QuerySet[Event]:
@@ -221,4 +222,11 @@ def event_standings(*, event: Event) -> EventStandings:
         rule = str(PLACEMENT_RULE).format(points=points, bye=bye, unit=unit)
     else:
         rule = str(RULE[event.bye]).format(unit=unit, figure=event.bye_figure)
-    return EventStandings(event=event, rule=rule, unit=unit, rounds=len(rounds), rows=tuple(rows))
+    return EventStandings(
+        event=event,
+        rule=rule,
+        unit=unit,
+        rounds=len(rounds),
+        rows=tuple(rows),
+        final=event.state == Event.State.FINISHED,
+    )

@@ -38,7 +38,7 @@ from .common import (
 from .events import event_check_in, event_create, event_player_leave
 from .hands import HandWrite, hand_correct, hand_preview, hand_preview_next, hand_record, hand_void
 from .players import player_merge, player_rename
-from .rounds import round_draw, round_late_allow
+from .rounds import event_finish, round_draw, round_late_allow
 from .sessions import (
     SessionWrite,
     session_close,
@@ -74,6 +74,7 @@ __all__ = [
     "club_import",
     "event_check_in",
     "event_create",
+    "event_finish",
     "event_player_leave",
     "hand_correct",
     "hand_preview",

@@ -103,6 +103,11 @@ WRITES: dict[str, tuple[str, Setup]] = {
     "event_check_in": ("post", lambda t: (_event(t) + "players/", {"players": ["晚到"]}, {"players": ["又一个"]})),
     "event_round_draw": ("post", lambda t: (_event(t) + "rounds/", {"draw": "random"}, {"draw": "balanced"})),
     "event_adjustment_add": ("post", _penalty),
+    "event_finish": ("post", lambda t: (_event(t, drawn=True) + "finish/", {"close_open": True}, {})),
+    "event_round_late": (
+        "post",
+        lambda t: (_event(t, drawn=True) + "rounds/1/late/", {"allowed": True}, {"allowed": False}),
+    ),
 }
 
 
