@@ -50,6 +50,7 @@ urlpatterns = [
     path(event + "rounds/", events.event_draw, name="event_draw"),
     path(event + "adjustments/", events.event_adjust, name="event_adjust"),
     path(event + "finish/", event_ops.event_finish, name="event_finish"),
+    path(event + "substitutes/", event_ops.event_substitute, name="event_substitute"),
     path(event + "rounds/<int:n>/late/", event_ops.event_round_late, name="event_round_late"),
     path(event + "screen/", event_screens.event_screen, name="event_screen"),
     path(event + "screen/live/", event_screens.event_screen_live, name="event_screen_live"),

@@ -116,6 +116,7 @@ ROUTES = [
     Row("event_finish", "get", WRITE),
     Row("event_finish", "post", WRITE, {"close_open": "on"}),
     Row("event_round_late", "post", WRITE, {"allowed": "on"}),
+    Row("event_substitute", "post", WRITE, {"round_n": "1", "substitute": "李娜"}),
     Row("event_screen", "get", READ),
     Row("event_screen_live", "get", READ),
     Row("event_cards", "get", READ),

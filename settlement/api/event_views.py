@@ -109,6 +109,11 @@ class EventCreateSerializer(serializers.Serializer):
         help_text="a hand recorded after a round's clock ran out: `counted` (default), or `refused` (a 409, "
         "`round.time_up`) unless the director allows that round's",
     )
+    substitute_result = serializers.ChoiceField(
+        choices=Event.SubstituteResult.values,
+        required=False,
+        help_text="whose result a substitute's seat is: the absent player's (`absent`, default) or the substitute's",
+    )
 
 
 class EventSerializer(serializers.Serializer):
@@ -123,6 +128,7 @@ class EventSerializer(serializers.Serializer):
     ranking = serializers.ChoiceField(choices=Event.Ranking.values)
     placement_points = serializers.ListField(child=serializers.IntegerField())
     state = serializers.ChoiceField(choices=Event.State.values)
+    substitute_result = serializers.ChoiceField(choices=Event.SubstituteResult.values)
     players = EventPlayerNameSerializer(many=True)
 
 
@@ -228,6 +234,7 @@ def _event_body(event: Event) -> dict[str, Any]:
         "ranking": event.ranking,
         "placement_points": list(event.placement_points),
         "state": event.state,
+        "substitute_result": event.substitute_result,
         "players": [_name(p) for p in players],
     }
 
@@ -271,6 +278,7 @@ _NULL_CODE = {
     "player": "value.not_integer",
     "amount": "value.not_integer",
     "round": "value.not_integer",
+    "absent": "value.not_integer",
     "close_open": "value.not_bool",
     "date": "value.not_date",
 }
@@ -368,7 +376,7 @@ def club_events(request: Request, slug: str) -> Response:
     options = body.get("options")
     if options is not None and not isinstance(options, dict):
         raise LedgerError.from_rules(RulesError("value.not_object", field="options"))
-    for key_name in ("name", "variant", "venue", "preset", "bye", "late_hands", "ranking"):
+    for key_name in ("name", "variant", "venue", "preset", "bye", "late_hands", "ranking", "substitute_result"):
         if key_name in body and not isinstance(body[key_name], str):
             raise LedgerError.from_rules(RulesError("value.not_text", field=key_name))
     with key_errors():
@@ -389,6 +397,7 @@ def club_events(request: Request, slug: str) -> Response:
             late_hands=body.get("late_hands", Event.LateHands.COUNTED),
             ranking=body.get("ranking", Event.Ranking.SUM),
             placement_points=body.get("placement_points"),
+            substitute_result=body.get("substitute_result", Event.SubstituteResult.ABSENT),
         )
     location = reverse("api_event_detail", args=[event.pk], request=request)
     return _created(_event_body(event), replayed=existed, location=location)

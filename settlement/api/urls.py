@@ -56,6 +56,7 @@ urlpatterns = [
     path("events/<int:event_id>/rounds/", event_views.event_rounds, name="api_event_rounds"),
     path("events/<int:event_id>/adjustments/", event_views.event_adjustments, name="api_event_adjustments"),
     path("events/<int:event_id>/standings/", event_views.event_standings, name="api_event_standings"),
+    path("events/<int:event_id>/substitutes/", event_round_views.event_substitutes, name="api_event_substitutes"),
     path("events/<int:event_id>/finish/", event_round_views.event_finish, name="api_event_finish"),
     path("events/<int:event_id>/rounds/<int:n>/late/", event_round_views.event_round_late, name="api_event_round_late"),
     path("tokens/", club_views.tokens, name="api_tokens"),

@@ -32,6 +32,7 @@ from .events import (
     EventPlayer,
     Round,
     RoundTable,
+    Substitute,
 )
 from .feed import Change
 from .players import (
@@ -67,6 +68,7 @@ __all__ = [
     "SessionSeat",
     "SettlementRow",
     "ShareLink",
+    "Substitute",
     "engine_lang",
     "variant_label",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from django.db.models import Count, QuerySet, Sum
+from django.db.models import Count, OuterRef, QuerySet, Subquery, Sum
 from django.utils.translation import gettext_lazy as _
 
 from ..models import (
@@ -24,6 +24,7 @@ from ..models import (
     RoundTable,
     SessionSeat,
     SettlementRow,
+    Substitute,
 )
 
 PLACEMENT_RULE = _(
@@ -58,6 +59,9 @@ class TableSeat:
     total: int  # the seat's total at that table: hand deltas plus game adjustments
     hands: int
     points: int | None = None  # `placement`: the placement points this seat earned at its table
+    # A substitute played the seat ("李娜 for 王强"): the substitute's name and the absent player's, else "".
+    substitute: str = ""
+    absent: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -124,7 +128,13 @@ def event_standings(*, event: Event) -> EventStandings:
         table.session_id: table for table in RoundTable.objects.filter(round__event=event).select_related("round")
     }
     sessions = list(tables)
-    seats = SessionSeat.objects.filter(session_id__in=sessions).values_list("session_id", "seat", "player_id")
+    # The first substitute of a seat names the player drawn there (the absent one): one subquery, no query more.
+    first_absent = Substitute.objects.filter(table__session_id=OuterRef("session_id"), seat=OuterRef("seat"))
+    seats = (
+        SessionSeat.objects.filter(session_id__in=sessions)
+        .annotate(absent_id=Subquery(first_absent.order_by("id").values("absent_id")[:1]))
+        .values_list("session_id", "seat", "player_id", "player__name", "absent_id")
+    )
     hands = {
         (row["session_id"], row["seat"]): row
         for row in SettlementRow.objects.filter(session_id__in=sessions)
@@ -137,11 +147,15 @@ def event_standings(*, event: Event) -> EventStandings:
         .values("session_id", "seat")
         .annotate(adjustment=Sum("adjustment"))
     }
+    names = {player.pk: player.name for player in players}
+    to_absent = event.substitute_result == Event.SubstituteResult.ABSENT
     by_player: dict[int, list[TableSeat]] = defaultdict(list)
-    for session_id, seat, player_id in seats:
+    for session_id, seat, player_id, player_name, absent_id in seats:
         hand_row = hands.get((session_id, seat), {})
         table = tables[session_id]
-        by_player[player_id].append(
+        substituted = absent_id is not None and absent_id != player_id
+        credited = absent_id if substituted and to_absent else player_id
+        by_player[credited].append(
             TableSeat(
                 round=table.round.n,
                 table=table.number,
@@ -149,6 +163,8 @@ def event_standings(*, event: Event) -> EventStandings:
                 seat=seat,
                 total=(hand_row.get("total") or 0) + games.get((session_id, seat), 0),
                 hands=hand_row.get("hands", 0),
+                substitute=player_name if substituted else "",
+                absent=names.get(absent_id, "") if substituted else "",
             )
         )
     placement = event.ranking == Event.Ranking.PLACEMENT
@@ -158,9 +174,11 @@ def event_standings(*, event: Event) -> EventStandings:
     for adjustment in Adjustment.objects.filter(event=event).order_by("created_at", "id"):
         adjustments[adjustment.player_id].append(adjustment)
     byes: dict[int, int] = defaultdict(int)
+    seated_in = {(player_id, seat.round) for player_id, played in by_player.items() for seat in played}
     for r in rounds:
         for player_id in r.sitting_out:
-            byes[player_id] += 1
+            if (player_id, r.n) not in seated_in:  # a player sitting out who came in as a substitute played
+                byes[player_id] += 1
 
     unranked = []
     for player in players:

@@ -49,6 +49,7 @@ from .sessions import (
     session_reopen,
 )
 from .shares import share_create, share_revoke
+from .substitutes import substitute_seat
 from .tokens import API_TOKEN_NAME_MAX, API_TOKEN_PREFIX, api_token_create, api_token_hash, api_token_revoke
 
 __all__ = [
@@ -94,4 +95,5 @@ __all__ = [
     "session_reopen",
     "share_create",
     "share_revoke",
+    "substitute_seat",
 ]

@@ -50,6 +50,7 @@ def event_create(
     late_hands: str = Event.LateHands.COUNTED,
     ranking: str = Event.Ranking.SUM,
     placement_points: Sequence[int] | None = None,
+    substitute_result: str = Event.SubstituteResult.ABSENT,
 ) -> Event:
     """Create an event and check its first players in (names matched to the club's players, guests for new ones).
 
@@ -74,6 +75,7 @@ def event_create(
                 "late_hands": late_hands,
                 "ranking": ranking,
                 "placement_points": placement_points,
+                **({"substitute_result": substitute_result} if substitute_result != "absent" else {}),
             }
         )
         if client_key
@@ -103,6 +105,7 @@ def event_create(
                     late_hands=late_hands,
                     ranking=ranking,
                     placement_points=placement_points,
+                    substitute_result=substitute_result,
                 ),
             )
             _, made = _check_in(event=event, players=players, joined=1)
@@ -142,6 +145,7 @@ def _event_fields(
     late_hands: Any = Event.LateHands.COUNTED,
     ranking: Any = Event.Ranking.SUM,
     placement_points: Any = None,
+    substitute_result: Any = Event.SubstituteResult.ABSENT,
 ) -> dict[str, Any]:
     if not isinstance(name, str):
         raise LedgerError.from_rules(RulesError("value.not_text", field="name"))
@@ -177,6 +181,9 @@ def _event_fields(
         raise LedgerError("event.choice", field="late_hands", choices=", ".join(Event.LateHands.values))
     if ranking not in Event.Ranking.values:
         raise LedgerError("event.choice", field="ranking", choices=", ".join(Event.Ranking.values))
+    if substitute_result not in Event.SubstituteResult.values:
+        choices = ", ".join(Event.SubstituteResult.values)
+        raise LedgerError("event.choice", field="substitute_result", choices=choices)
     points = _placement_points(ranking=ranking, given=placement_points, table_size=table_size)
     return {
         "name": name,
@@ -191,6 +198,7 @@ def _event_fields(
         "late_hands": late_hands,
         "ranking": ranking,
         "placement_points": points,
+        "substitute_result": substitute_result,
     }
 
 

@@ -15,8 +15,14 @@ from ..ledger import LedgerError
 from ..models import Event
 from ..scoping import request_lang
 from ..selectors import event_pages
-from .events import _back, _director_event
-from .forms.event_ops import FinishForm, LateForm
+from .events import _back, _director_event, _refused
+from .forms.event_ops import FinishForm, LateForm, SubstituteForm
+
+
+def substitute_form(event: Event, entries: list, data: object = None) -> SubstituteForm:
+    """The substitute's form: the absent player among those checked in, the round (default: the latest)."""
+    choices = [(e.player_id, e.player.name) for e in entries]
+    return SubstituteForm(data, choices=choices, initial={"round_n": event.rounds.count() or None})
 
 
 @login_required
@@ -50,3 +56,30 @@ def event_round_late(request: HttpRequest, slug: str, event_id: int, n: int) -> 
     except LedgerError as error:
         raise Http404("no such round") from error
     return _back(event, f"round-{n}")
+
+
+@login_required
+@require_POST
+def event_substitute(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    """A substitute plays the absent player's seat for a round."""
+    membership, event = _director_event(request, slug, event_id)
+    entries = event_pages.event_players(event=event)
+    form = substitute_form(event, entries, request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        absent = next(e.player for e in entries if e.player_id == data["absent"])
+        try:
+            services.substitute_seat(
+                event=event,
+                user=request.user,
+                round_n=data["round_n"],
+                absent=absent,
+                substitute=data["substitute"],
+                client_key=data["client_key"],
+            )
+        except LedgerError as error:
+            field = {"round": "round_n", "absent": "absent", "substitute": "substitute"}.get(error.field)
+            form.add_error(field, error.message(request_lang()))
+        else:
+            return _back(event, f"round-{data['round_n']}")
+    return _refused(request, membership, event, "substitute_form", form)

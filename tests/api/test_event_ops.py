@@ -95,3 +95,60 @@ def test_a_bad_late_call_is_refused_naming_the_field(table, path, body, status, 
     _draw(table, event)
     response = table.client("owner").post(f"/api/v1/events/{event}/{path}", body, format="json")
     assert_error(response, status, code, field=field)
+
+
+BENXI_FIRST = {"dealer": 0, "declarer": 0, "bid": 80, "captured": 15}
+
+
+def test_a_substitute_is_a_201_and_the_standings_count_the_seat_for_the_absent_player(table):
+    event, _ = _event(table)
+    drawn = _draw(table, event, seed=3)
+    client = table.client("owner")
+    first = drawn["tables"][0]
+    absent = first["players"][1]
+    made = client.post(
+        f"/api/v1/events/{event}/substitutes/",
+        {"round": 1, "absent": absent["id"], "substitute": "李娜"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="sub-1",
+    )
+    assert made.status_code == 201, made.json()
+    body = made.json()
+    assert (body["table"], body["session"], body["seat"], body["substitute_result"]) == (1, first["session"], 1, "absent")
+    assert (body["absent"], body["substitute"]["name"]) == (absent, "李娜")
+    # The 本溪 example's first hand: the seats score 80, 15, 80, 15; the absent player's row counts seat 1's 15.
+    assert client.post(f"/api/v1/sessions/{first['session']}/hands/", BENXI_FIRST, format="json").status_code == 201
+    rows = {row["player"]["id"]: row for row in client.get(f"/api/v1/events/{event}/standings/").json()["rows"]}
+    assert rows[absent["id"]]["tables_total"] == 15
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "field"),
+    [
+        ({"round": 2, "absent": "A", "substitute": "李娜"}, "round.not_found", "round"),
+        ({"round": 1, "absent": "OUT", "substitute": "李娜"}, "substitute.absent_not_seated", "absent"),
+        ({"round": 1, "absent": "A", "substitute": "B"}, "substitute.already_seated", "substitute"),
+        ({"round": 1, "absent": "A"}, "field.required", "substitute"),
+        ({"round": 1, "absent": "A", "substitute": None}, "value.not_text", "substitute"),
+        ({"round": 1, "absent": "A", "substitute": 999999}, "player.not_found", "substitute"),
+    ],
+)
+def test_a_bad_substitute_is_a_400_naming_the_field(table, body, code, field):
+    event, _ = _event(table, count=9)
+    drawn = _draw(table, event, seed=3)
+    ids = {
+        "A": drawn["tables"][0]["players"][1]["id"],
+        "B": drawn["tables"][1]["players"][0]["id"],
+        "OUT": drawn["sitting_out"][0]["id"],
+    }
+    body = {k: ids.get(v, v) if isinstance(v, str) else v for k, v in body.items()}
+    response = table.client("owner").post(f"/api/v1/events/{event}/substitutes/", body, format="json")
+    assert_error(response, 400, code, field=field)
+
+
+def test_an_event_says_whose_result_a_substitute_s_seat_is(table):
+    event, _ = _event(table, substitute_result="substitute")
+    assert table.client("owner").get(f"/api/v1/events/{event}/").json()["substitute_result"] == "substitute"
+    body = {"name": "周六晚", "variant": "baifen.benxi", "substitute_result": "nobody"}
+    bad = table.client("owner").post(f"/api/v1/clubs/{table.club.slug}/events/", body, format="json")
+    assert_error(bad, 400, "event.choice", field="substitute_result")

@@ -25,6 +25,8 @@ from settlement.models import (
     Round,
     Session,
     SessionEvent,
+    SessionSeat,
+    Substitute,
 )
 from tests.factories import BENXI_EXAMPLE, NAMES, make_player
 
@@ -72,6 +74,13 @@ def _penalty(table: Table) -> tuple[str, dict[str, Any], dict[str, Any]]:
     return url + "adjustments/", body, {**body, "amount": 8}
 
 
+def _substitute(table: Table) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    url = _event(table, drawn=True)
+    absent = Event.objects.get().rounds.get().tables.first().session.seats.first().player_id
+    body = {"round": 1, "absent": absent, "substitute": "李娜"}
+    return url + "substitutes/", body, {**body, "substitute": "王芳"}
+
+
 # operationId → (method, set-up giving the address, a body and another body)
 Setup = Callable[[Table], tuple[str, Any, Any]]
 WRITES: dict[str, tuple[str, Setup]] = {
@@ -103,6 +112,7 @@ WRITES: dict[str, tuple[str, Setup]] = {
     "event_check_in": ("post", lambda t: (_event(t) + "players/", {"players": ["晚到"]}, {"players": ["又一个"]})),
     "event_round_draw": ("post", lambda t: (_event(t) + "rounds/", {"draw": "random"}, {"draw": "balanced"})),
     "event_adjustment_add": ("post", _penalty),
+    "event_substitute_add": ("post", _substitute),
     "event_finish": ("post", lambda t: (_event(t, drawn=True) + "finish/", {"close_open": True}, {})),
     "event_round_late": (
         "post",
@@ -138,6 +148,8 @@ def _ledger() -> tuple[Any, ...]:
         EventPlayer.objects.count(),
         Round.objects.count(),
         Adjustment.objects.count(),
+        Substitute.objects.count(),
+        sorted(SessionSeat.objects.values_list("session_id", "seat", "player_id")),
     )
 
 

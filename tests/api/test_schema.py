@@ -58,6 +58,7 @@ def test_the_schema_validates_without_a_warning(tmp_path):
         "event_standings",
         "event_finish",
         "event_round_late",
+        "event_substitute_add",
     }
     # Every operation documents the one error shape for the caller who is not logged in.
     for path in schema["paths"].values():
@@ -160,7 +161,7 @@ def test_the_schema_declares_the_headers_a_client_relies_on(schema):
                 response["headers"]
             )
     writes = [op for path in schema["paths"].values() for method, op in path.items() if method in ("post", "patch")]
-    assert len(writes) == 17
+    assert len(writes) == 18
     for op in writes:
         key = next(p for p in op["parameters"] if p["in"] == "header" and p["name"] == "Idempotency-Key")
         assert key["schema"]["maxLength"] == 255
@@ -174,6 +175,7 @@ def test_the_schema_declares_the_headers_a_client_relies_on(schema):
         "club_event_create",
         "event_round_draw",
         "event_adjustment_add",
+        "event_substitute_add",
     }
     for name in made:
         assert "Location" in operations[name]["responses"]["201"]["headers"]

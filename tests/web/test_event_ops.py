@@ -91,3 +91,30 @@ def test_the_late_hands_button_allows_then_refuses_again(setting):
     client.post(_url("event_round_late", event, n=1), {})
     assert event.rounds.get(n=1).late_allowed is False
     assert client.post(_url("event_round_late", event, n=4), {"allowed": "on"}).status_code == 404
+
+
+def test_a_substitute_is_seated_from_the_event_page_and_the_standings_detail_says_for_whom(setting):
+    client, event, _ = setting
+    _english(client)
+    page = client.get(_url("event_detail", event)).content.decode()
+    assert _url("event_substitute", event) in page and "A substitute plays a seat" in page
+    table = event.rounds.get(n=1).tables.order_by("number").first()
+    absent = table.session.seats.get(seat=2).player
+    response = client.post(_url("event_substitute", event), {"round_n": "1", "absent": absent.pk, "substitute": "李娜"})
+    assert response.status_code == 302
+    assert table.session.seats.get(seat=2).player.name == "李娜"
+    page = client.get(_url("event_detail", event)).content.decode()
+    assert f"李娜 for {absent.name}, round 1" in page
+
+
+def test_a_substitute_already_seated_is_refused_on_the_substitute_field_in_chinese(setting):
+    client, event, _ = setting
+    table = event.rounds.get(n=1).tables.order_by("number").first()
+    absent, seated = table.session.seats.get(seat=0).player, table.session.seats.get(seat=1).player
+    response = client.post(
+        _url("event_substitute", event), {"round_n": "1", "absent": absent.pk, "substitute": seated.name}
+    )
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert 'id="id_substitute_error"' in page and "第 1 轮已经入座" in page
+    assert table.session.seats.get(seat=0).player == absent

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django import forms
@@ -17,6 +18,7 @@ class LateForm(forms.Form):
 
 
 class SubstituteForm(forms.Form):
+    client_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
     round_n = forms.IntegerField(label=_("Round"), min_value=1)
     absent = forms.TypedChoiceField(label=_("The absent player"), coerce=int)
     substitute = forms.CharField(
@@ -26,3 +28,4 @@ class SubstituteForm(forms.Form):
     def __init__(self, *args: Any, choices: list[tuple[int, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["absent"].choices = choices
+        self.fields["client_key"].initial = uuid.uuid4().hex
