@@ -191,6 +191,8 @@ class EventStandingSeatSerializer(serializers.Serializer):
     session = serializers.IntegerField()
     total = serializers.IntegerField()
     points = serializers.IntegerField(allow_null=True, help_text="`placement`: this table's placement points")
+    substitute = serializers.CharField(help_text="a substitute played the seat: their name (else empty)")
+    absent = serializers.CharField(help_text="a substitute played the seat: the absent player's name (else empty)")
 
 
 class EventStandingRowSerializer(serializers.Serializer):
@@ -556,6 +558,8 @@ def event_standings(request: Request, event_id: int) -> Response:
                     "session": seat.session_id,
                     "total": seat.total,
                     "points": seat.points,
+                    "substitute": seat.substitute,
+                    "absent": seat.absent,
                 }
                 for seat in row.seats
             ],

@@ -114,12 +114,15 @@ def test_a_substitute_is_a_201_and_the_standings_count_the_seat_for_the_absent_p
     )
     assert made.status_code == 201, made.json()
     body = made.json()
-    assert (body["table"], body["session"], body["seat"], body["substitute_result"]) == (1, first["session"], 1, "absent")
+    placed = (body["table"], body["session"], body["seat"], body["substitute_result"])
+    assert placed == (1, first["session"], 1, "absent")
     assert (body["absent"], body["substitute"]["name"]) == (absent, "李娜")
     # The 本溪 example's first hand: the seats score 80, 15, 80, 15; the absent player's row counts seat 1's 15.
     assert client.post(f"/api/v1/sessions/{first['session']}/hands/", BENXI_FIRST, format="json").status_code == 201
     rows = {row["player"]["id"]: row for row in client.get(f"/api/v1/events/{event}/standings/").json()["rows"]}
     assert rows[absent["id"]]["tables_total"] == 15
+    (seat,) = rows[absent["id"]]["seats"]
+    assert (seat["substitute"], seat["absent"]) == ("李娜", absent["name"])
 
 
 @pytest.mark.parametrize(
