@@ -3,6 +3,7 @@ from django.urls import path
 
 from .web import (
     clubs,
+    event_ops,
     event_screens,
     events,
     hands,
@@ -52,6 +53,9 @@ urlpatterns = [
     path(event + "leave/", events.event_leave, name="event_leave"),
     path(event + "rounds/", events.event_draw, name="event_draw"),
     path(event + "adjustments/", events.event_adjust, name="event_adjust"),
+    path(event + "finish/", event_ops.event_finish, name="event_finish"),
+    path(event + "substitutes/", event_ops.event_substitute, name="event_substitute"),
+    path(event + "rounds/<int:n>/late/", event_ops.event_round_late, name="event_round_late"),
     path(event + "screen/", event_screens.event_screen, name="event_screen"),
     path(event + "screen/live/", event_screens.event_screen_live, name="event_screen_live"),
     path(event + "rounds/<int:n>/cards/", event_screens.event_cards, name="event_cards"),

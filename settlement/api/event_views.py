@@ -124,6 +124,11 @@ class EventCreateSerializer(serializers.Serializer):
         help_text="a pairs event (fixed-partnership variants, tables of four): every player in `players` in one "
         "pair, by id or name; each pair sits as partners (seats 1 + 3 or 2 + 4) every round",
     )
+    substitute_result = serializers.ChoiceField(
+        choices=Event.SubstituteResult.values,
+        required=False,
+        help_text="whose result a substitute's seat is: the absent player's (`absent`, default) or the substitute's",
+    )
 
 
 class EventSerializer(serializers.Serializer):
@@ -142,6 +147,7 @@ class EventSerializer(serializers.Serializer):
     ranking = serializers.ChoiceField(choices=Event.Ranking.values)
     placement_points = serializers.ListField(child=serializers.IntegerField())
     state = serializers.ChoiceField(choices=Event.State.values)
+    substitute_result = serializers.ChoiceField(choices=Event.SubstituteResult.values)
     players = EventPlayerNameSerializer(many=True)
     league = serializers.IntegerField(allow_null=True, help_text="the league it counts in (null: none)")
 
@@ -205,6 +211,8 @@ class EventStandingSeatSerializer(serializers.Serializer):
     session = serializers.IntegerField()
     total = serializers.IntegerField()
     points = serializers.IntegerField(allow_null=True, help_text="`placement`: this table's placement points")
+    substitute = serializers.CharField(help_text="a substitute played the seat: their name (else empty)")
+    absent = serializers.CharField(help_text="a substitute played the seat: the absent player's name (else empty)")
 
 
 class EventStandingRowSerializer(serializers.Serializer):
@@ -253,6 +261,8 @@ class EventStandingsSerializer(serializers.Serializer):
     pair_rule = serializers.CharField(help_text="a pairs event: how the pairs rank; empty otherwise")
     pairs = EventPairRowSerializer(many=True, help_text="a pairs event: a row per pair, ranked; empty otherwise")
 
+    final = serializers.BooleanField(help_text="the event is finished: these are the final standings")
+
 
 STANDINGS_EXAMPLE = {
     "rule": "the sum of each player's table totals (注) plus adjustments; a round sat out counts 0; "
@@ -287,6 +297,7 @@ STANDINGS_EXAMPLE = {
     "unit_value": 1,
     "pair_rule": "",
     "pairs": [],
+    "final": False,
 }
 
 
@@ -314,6 +325,7 @@ def _event_body(event: Event) -> dict[str, Any]:
         "ranking": event.ranking,
         "placement_points": list(event.placement_points),
         "state": event.state,
+        "substitute_result": event.substitute_result,
         "players": [_name(p) for p in players],
         "league": event.league_id,
     }
@@ -358,6 +370,7 @@ _NULL_CODE = {
     "player": "value.not_integer",
     "amount": "value.not_integer",
     "round": "value.not_integer",
+    "absent": "value.not_integer",
     "close_open": "value.not_bool",
     "mixed_sizes": "value.not_bool",
     "pairs": "value.not_list",
@@ -477,7 +490,7 @@ def club_events(request: Request, slug: str) -> Response:
     options = body.get("options")
     if options is not None and not isinstance(options, dict):
         raise LedgerError.from_rules(RulesError("value.not_object", field="options"))
-    for key_name in ("name", "variant", "venue", "preset", "bye", "late_hands", "ranking"):
+    for key_name in ("name", "variant", "venue", "preset", "bye", "late_hands", "ranking", "substitute_result"):
         if key_name in body and not isinstance(body[key_name], str):
             raise LedgerError.from_rules(RulesError("value.not_text", field=key_name))
     with key_errors():
@@ -501,6 +514,7 @@ def club_events(request: Request, slug: str) -> Response:
             league=_league_arg(club.pk, _int_arg(body, "league")),
             mixed_sizes=body.get("mixed_sizes", False),
             pairs=_pairs_arg(club.pk, body.get("pairs", [])),
+            substitute_result=body.get("substitute_result", Event.SubstituteResult.ABSENT),
         )
     location = reverse("api_event_detail", args=[event.pk], request=request)
     return _created(_event_body(event), replayed=existed, location=location)
@@ -661,6 +675,8 @@ def event_standings(request: Request, event_id: int) -> Response:
                     "session": seat.session_id,
                     "total": seat.total,
                     "points": seat.points,
+                    "substitute": seat.substitute,
+                    "absent": seat.absent,
                 }
                 for seat in row.seats
             ],
@@ -687,5 +703,6 @@ def event_standings(request: Request, event_id: int) -> Response:
                 }
                 for row in selectors.event_pair_standings(standings=standings)
             ],
+            "final": standings.final,
         }
     )

@@ -8,6 +8,7 @@ from . import (
     club_views,
     describe,
     errors,
+    event_round_views,
     event_views,
     league_views,
     player_views,
@@ -60,6 +61,9 @@ urlpatterns = [
     path("leagues/<int:league_id>/", league_views.league_detail, name="api_league_detail"),
     path("leagues/<int:league_id>/events/", league_views.league_events, name="api_league_events"),
     path("leagues/<int:league_id>/standings/", league_views.league_standings, name="api_league_standings"),
+    path("events/<int:event_id>/substitutes/", event_round_views.event_substitutes, name="api_event_substitutes"),
+    path("events/<int:event_id>/finish/", event_round_views.event_finish, name="api_event_finish"),
+    path("events/<int:event_id>/rounds/<int:n>/late/", event_round_views.event_round_late, name="api_event_round_late"),
     path("tokens/", club_views.tokens, name="api_tokens"),
     path("tokens/<int:token_id>/", club_views.token_detail, name="api_token_detail"),
     # Last: an address without its trailing slash (Django's APPEND_SLASH would answer a POST with a 301 that

@@ -92,6 +92,10 @@ LEDGER_MESSAGES: Mapping[str, Any] = {
         "placement points: {n} whole numbers, one per place, best first and never rising (only with placement)"
     ),
     "round.time_up": _("round {n}'s time is up: the event refuses later hands unless the director allows them"),
+    "substitute.absent_not_seated": _("this player is not seated in round {n}"),
+    "substitute.already_seated": _("{name} is already seated in round {n}"),
+    "substitute.required": _("name the substitute: a club player or a guest's name"),
+    "client_key.reused:substitute": _("this key was already used for another substitute"),
     "client_key.reused:event": _("this key was already used for a different event (event {number})"),
     "league.name_required": _("give the league a name"),
     "league.best_n": _("the events counted: a whole number from 1 (only with the best N events)"),

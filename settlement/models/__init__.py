@@ -34,6 +34,7 @@ from .events import (
     League,
     Round,
     RoundTable,
+    Substitute,
 )
 from .feed import Change
 from .players import (
@@ -70,6 +71,7 @@ __all__ = [
     "SessionSeat",
     "SettlementRow",
     "ShareLink",
+    "Substitute",
     "engine_lang",
     "variant_label",
 ]

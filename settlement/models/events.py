@@ -80,6 +80,10 @@ class Event(models.Model):
         ZERO = "zero", _("zero")
         FIGURE = "figure", _("a stated figure")
 
+    class SubstituteResult(models.TextChoices):
+        ABSENT = "absent", _("the absent player's")
+        SUBSTITUTE = "substitute", _("the substitute's")
+
     class LateHands(models.TextChoices):
         COUNTED = "counted", _("counted")
         REFUSED = "refused", _("refused unless the director allows them")
@@ -108,6 +112,10 @@ class Event(models.Model):
     late_hands = models.CharField(
         _("a hand after the round's end"), max_length=10, choices=LateHands.choices, default=LateHands.COUNTED
     )
+    # Whose result a substitute's seat is (`Substitute`): the absent player's, or the substitute's.
+    substitute_result = models.CharField(
+        _("a substitute's result"), max_length=10, choices=SubstituteResult.choices, default=SubstituteResult.ABSENT
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("created by")
     )
@@ -129,6 +137,9 @@ class Event(models.Model):
             models.CheckConstraint(condition=Q(state__in=["open", "running", "finished"]), name="event_state_valid"),
             models.CheckConstraint(condition=Q(ranking__in=["sum", "placement"]), name="event_ranking_valid"),
             models.CheckConstraint(condition=Q(late_hands__in=["counted", "refused"]), name="event_late_hands_valid"),
+            models.CheckConstraint(
+                condition=Q(substitute_result__in=["absent", "substitute"]), name="event_substitute_result_valid"
+            ),
             models.CheckConstraint(condition=Q(table_size__gte=2, table_size__lte=6), name="event_table_size_valid"),
             models.CheckConstraint(
                 condition=Q(bye__in=["average", "zero"], bye_figure__isnull=True)
@@ -298,3 +309,35 @@ class Adjustment(AppendOnly):
     @property
     def signed(self) -> int:
         return -self.amount if self.kind == self.Kind.PENALTY else self.amount
+
+
+class Substitute(models.Model):
+    """A substitute playing a seat of a round's table for an absent player: the table's session seat now names the
+    substitute; whose result the seat is, the event says (`Event.substitute_result`)."""
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="substitutes", verbose_name=_("event"))
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="substitutes", verbose_name=_("round"))
+    table = models.ForeignKey(RoundTable, on_delete=models.PROTECT, related_name="substitutes", verbose_name=_("table"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    absent = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("absent player"))
+    substitute = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("substitute"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("created by")
+    )
+    created_at = models.DateTimeField(_("when"), default=timezone.now)
+    client_key = models.CharField(_("client key"), max_length=64, blank=True, default="")
+    client_digest = models.CharField(_("client request digest"), max_length=64, blank=True, default="")
+
+    class Meta:
+        verbose_name = _("substitute")
+        verbose_name_plural = _("substitutes")
+        ordering = ("event", "round", "table", "seat")
+        constraints = (
+            models.CheckConstraint(condition=~Q(absent=models.F("substitute")), name="substitute_not_absent"),
+            models.UniqueConstraint(
+                fields=["event", "client_key"], condition=~Q(client_key=""), name="substitute_client_key_unique"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.round} {self.substitute_id} for {self.absent_id}"

@@ -39,6 +39,9 @@ class Change(AppendOnly):
         # A league's: `object_id` is the league, `number` the event added.
         LEAGUE_CREATED = "league.created", _("league created")
         LEAGUE_EVENT_ADDED = "league.event_added", _("event added to a league")
+        EVENT_FINISHED = "event.finished", _("event finished")
+        EVENT_LATE_ALLOWED = "event.late_allowed", _("late hands allowed or refused")
+        EVENT_SUBSTITUTED = "event.substituted", _("a substitute seated")
 
     id = models.BigAutoField(primary_key=True)
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+", verbose_name=_("club"))

@@ -99,6 +99,16 @@ def event_rounds(*, event: Event, standings: EventStandings) -> list[RoundLine]:
     ]
 
 
+def event_open_tables(*, event: Event) -> list[RoundTable]:
+    """The last round's tables still open, by number (one query)."""
+    last = Round.objects.filter(event=event).order_by("-n").values("pk")[:1]
+    return list(
+        RoundTable.objects.filter(round__in=last, session__status=Session.Status.OPEN)
+        .select_related("round")
+        .order_by("number")
+    )
+
+
 def event_adjustments(*, event: Event) -> list[Adjustment]:
     """The director's adjustments, oldest first, with their round, player and author (one query)."""
     return list(

@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from django.db.models import Count, QuerySet, Sum
+from django.db.models import Count, OuterRef, QuerySet, Subquery, Sum
 from django.utils.translation import gettext_lazy as _
 
 from ..models import (
@@ -25,6 +25,7 @@ from ..models import (
     RoundTable,
     SessionSeat,
     SettlementRow,
+    Substitute,
 )
 from ..rules.options import options_resolve
 from ..rules.registry import VARIANTS
@@ -62,6 +63,9 @@ class TableSeat:
     total: int  # the seat's total at that table: hand deltas plus game adjustments
     hands: int
     points: int | None = None  # `placement`: the placement points this seat earned at its table
+    # A substitute played the seat ("李娜 for 王强"): the substitute's name and the absent player's, else "".
+    substitute: str = ""
+    absent: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -85,6 +89,7 @@ class EventStandings:
     unit: str
     rounds: int
     rows: tuple[EventStandingRow, ...]
+    final: bool = False  # the event is finished: these are the final standings
 
 
 def club_events(*, club: Club) -> QuerySet[Event]:
@@ -140,7 +145,13 @@ def events_standings(*, events: Sequence[Event]) -> dict[int, EventStandings]:
         for table in RoundTable.objects.filter(round__event_id__in=event_ids).select_related("round")
     }
     sessions = list(tables)
-    seats = SessionSeat.objects.filter(session_id__in=sessions).values_list("session_id", "seat", "player_id")
+    # The first substitute of a seat names the player drawn there (the absent one): one subquery, no query more.
+    first_absent = Substitute.objects.filter(table__session_id=OuterRef("session_id"), seat=OuterRef("seat"))
+    seats = (
+        SessionSeat.objects.filter(session_id__in=sessions)
+        .annotate(absent_id=Subquery(first_absent.order_by("id").values("absent_id")[:1]))
+        .values_list("session_id", "seat", "player_id", "player__name", "absent_id")
+    )
     hands = {
         (row["session_id"], row["seat"]): row
         for row in SettlementRow.objects.filter(session_id__in=sessions)
@@ -153,11 +164,15 @@ def events_standings(*, events: Sequence[Event]) -> dict[int, EventStandings]:
         .values("session_id", "seat")
         .annotate(adjustment=Sum("adjustment"))
     }
+    names = {player.pk: player.name for event_players in players.values() for player in event_players}
+    to_absent = {event.pk: event.substitute_result == Event.SubstituteResult.ABSENT for event in events}
     by_event: dict[int, dict[int, list[TableSeat]]] = defaultdict(lambda: defaultdict(list))
-    for session_id, seat, player_id in seats:
+    for session_id, seat, player_id, player_name, absent_id in seats:
         hand_row = hands.get((session_id, seat), {})
         table = tables[session_id]
-        by_event[table.round.event_id][player_id].append(
+        substituted = absent_id is not None and absent_id != player_id
+        credited = absent_id if substituted and to_absent[table.round.event_id] else player_id
+        by_event[table.round.event_id][credited].append(
             TableSeat(
                 round=table.round.n,
                 table=table.number,
@@ -165,6 +180,8 @@ def events_standings(*, events: Sequence[Event]) -> dict[int, EventStandings]:
                 seat=seat,
                 total=(hand_row.get("total") or 0) + games.get((session_id, seat), 0),
                 hands=hand_row.get("hands", 0),
+                substitute=player_name if substituted else "",
+                absent=names.get(absent_id, "") if substituted else "",
             )
         )
     adjustments: dict[int, dict[int, list[Adjustment]]] = defaultdict(lambda: defaultdict(list))
@@ -195,9 +212,11 @@ def _standings(
     if placement:
         by_player = _placed(by_player, list(event.placement_points))
     byes: dict[int, int] = defaultdict(int)
+    seated_in = {(player_id, seat.round) for player_id, played in by_player.items() for seat in played}
     for r in rounds:
         for player_id in r.sitting_out:
-            byes[player_id] += 1
+            if (player_id, r.n) not in seated_in:  # a player sitting out who came in as a substitute played
+                byes[player_id] += 1
 
     unranked = []
     for player in players:
@@ -259,7 +278,14 @@ def _standings(
         rule = str(PLACEMENT_RULE).format(points=points, bye=bye, unit=unit)
     else:
         rule = str(RULE[event.bye]).format(unit=unit, figure=event.bye_figure)
-    return EventStandings(event=event, rule=rule, unit=unit, rounds=len(rounds), rows=tuple(rows))
+    return EventStandings(
+        event=event,
+        rule=rule,
+        unit=unit,
+        rounds=len(rounds),
+        rows=tuple(rows),
+        final=event.state == Event.State.FINISHED,
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -41,7 +41,7 @@ from .events import event_check_in, event_create, event_player_leave
 from .hands import HandWrite, hand_correct, hand_preview, hand_preview_next, hand_record, hand_void
 from .leagues import league_create, league_event_add
 from .players import player_merge, player_rename
-from .rounds import round_draw, round_late_allow
+from .rounds import event_finish, round_draw, round_late_allow
 from .sessions import (
     SessionWrite,
     session_close,
@@ -52,6 +52,7 @@ from .sessions import (
     session_reopen,
 )
 from .shares import share_create, share_revoke
+from .substitutes import substitute_seat
 from .tokens import API_TOKEN_NAME_MAX, API_TOKEN_PREFIX, api_token_create, api_token_hash, api_token_revoke
 
 __all__ = [
@@ -78,6 +79,7 @@ __all__ = [
     "club_settings_update",
     "event_check_in",
     "event_create",
+    "event_finish",
     "event_player_leave",
     "hand_correct",
     "hand_preview",
@@ -99,4 +101,5 @@ __all__ = [
     "session_reopen",
     "share_create",
     "share_revoke",
+    "substitute_seat",
 ]

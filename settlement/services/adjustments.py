@@ -11,7 +11,7 @@ from ..ledger.values import name_clean
 from ..models import Adjustment, Change, Event, EventPlayer, Player
 from ..rules.base import RulesError
 from .common import REASON_MAX, User, client_key_clean, request_digest
-from .events import ADJUSTMENT_MAX, event_changes_append, event_lock, keyed_replay
+from .events import ADJUSTMENT_MAX, event_changes_append, event_lock, event_refuse_finished, keyed_replay
 
 
 def adjustment_add(
@@ -48,6 +48,7 @@ def adjustment_add(
             existing = Adjustment.objects.filter(event=event, client_key=client_key).first()
             if existing is not None:
                 return keyed_replay(existing, digest=digest, subject="adjustment")
+        event_refuse_finished(event)
         if not EventPlayer.objects.filter(event=event, player_id=player.pk).exists():
             raise LedgerError("event.player_not_in", field="player")
         rounds = event.rounds.order_by("-n")

@@ -55,6 +55,7 @@ def event_create(
     league: League | None = None,
     mixed_sizes: bool = False,
     pairs: Sequence[Sequence[Player | str | int]] = (),
+    substitute_result: str = Event.SubstituteResult.ABSENT,
 ) -> Event:
     """Create an event and check its first players in (names matched to the club's players, guests for new ones).
 
@@ -84,6 +85,7 @@ def event_create(
                 # Named only when asked for, so a key stored before the option still matches its request.
                 **({"mixed_sizes": mixed_sizes} if mixed_sizes is not False else {}),
                 **({"pairs": [[_player_ref(p) for p in pair] for pair in pairs]} if pairs else {}),
+                **({"substitute_result": substitute_result} if substitute_result != "absent" else {}),
             }
         )
         if client_key
@@ -115,6 +117,7 @@ def event_create(
                     ranking=ranking,
                     placement_points=placement_points,
                     mixed_sizes=mixed_sizes,
+                    substitute_result=substitute_result,
                 ),
             )
             if league is not None:
@@ -201,6 +204,7 @@ def _event_fields(
     ranking: Any = Event.Ranking.SUM,
     placement_points: Any = None,
     mixed_sizes: Any = False,
+    substitute_result: Any = Event.SubstituteResult.ABSENT,
 ) -> dict[str, Any]:
     if not isinstance(name, str):
         raise LedgerError.from_rules(RulesError("value.not_text", field="name"))
@@ -243,6 +247,9 @@ def _event_fields(
         raise LedgerError("event.choice", field="late_hands", choices=", ".join(Event.LateHands.values))
     if ranking not in Event.Ranking.values:
         raise LedgerError("event.choice", field="ranking", choices=", ".join(Event.Ranking.values))
+    if substitute_result not in Event.SubstituteResult.values:
+        choices = ", ".join(Event.SubstituteResult.values)
+        raise LedgerError("event.choice", field="substitute_result", choices=choices)
     points = _placement_points(ranking=ranking, given=placement_points, table_size=table_size)
     return {
         "name": name,
@@ -258,6 +265,7 @@ def _event_fields(
         "ranking": ranking,
         "placement_points": points,
         "mixed_sizes": mixed_sizes,
+        "substitute_result": substitute_result,
     }
 
 

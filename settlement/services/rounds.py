@@ -209,4 +209,23 @@ def round_late_allow(*, event: Event, user: User, n: int, allowed: bool = True) 
         if found.late_allowed != allowed:
             found.late_allowed = allowed
             found.save(update_fields=["late_allowed"])
+            event_changes_append(event, Change.Kind.EVENT_LATE_ALLOWED, round_n=n)
     return found
+
+
+def event_finish(*, event: Event, user: User, close_open: bool = False) -> Event:
+    """Finish the event: the last round's open tables closed (refused while any is open, unless `close_open`),
+    the round ended, the state `finished`. Afterwards nothing more is checked in, drawn, adjusted or substituted;
+    the standings are final. Finishing a finished event leaves it as it is."""
+    with transaction.atomic():
+        event = event_lock(event)
+        policy.require_direct(user=user, club_id=event.club_id)
+        if event.state == Event.State.FINISHED:
+            return event
+        last = event.rounds.order_by("-n").first()
+        if last is not None:
+            _last_round_close(last, user=user, close_open=close_open)
+        event.state = Event.State.FINISHED
+        event.save(update_fields=["state"])
+        event_changes_append(event, Change.Kind.EVENT_FINISHED, round_n=last.n if last else None)
+    return event

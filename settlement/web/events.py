@@ -27,6 +27,7 @@ from ..rules.registry import VARIANTS
 from ..scoping import get_event_for_user, get_membership_for_user, request_lang
 from ..selectors import event_pages
 from .forms.event import AdjustmentForm, CheckInForm, DrawForm, EventNewForm, LeaveForm
+from .forms.event_ops import SubstituteForm
 
 
 def _get_event_for_user(request: HttpRequest, slug: str, event_id: int) -> tuple[Membership, Event]:
@@ -130,6 +131,9 @@ def _detail(request: HttpRequest, membership: Membership, event: Event, **forms:
         "leave_form": LeaveForm(entries=entries),
         "draw_form": DrawForm(entries=entries, initial={"close_open": bool(rounds and rounds[-1].open_tables)}),
         "adjustment_form": AdjustmentForm(entries=entries, initial={"kind": "penalty", "round_n": len(rounds) or None}),
+        "substitute_form": SubstituteForm(
+            choices=[(e.player_id, e.player.name) for e in entries], initial={"round_n": len(rounds) or None}
+        ),
     }
     return {
         "club": club,

@@ -26,6 +26,8 @@ from settlement.models import (
     Round,
     Session,
     SessionEvent,
+    SessionSeat,
+    Substitute,
 )
 from tests.factories import BENXI_EXAMPLE, NAMES, make_player
 
@@ -84,6 +86,13 @@ def _league_event(table: Table) -> tuple[str, dict[str, Any], dict[str, Any]]:
     return f"/api/v1/leagues/{league['id']}/events/", {"event": first.pk}, {"event": second.pk}
 
 
+def _substitute(table: Table) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    url = _event(table, drawn=True)
+    absent = Event.objects.get().rounds.get().tables.first().session.seats.first().player_id
+    body = {"round": 1, "absent": absent, "substitute": "李娜"}
+    return url + "substitutes/", body, {**body, "substitute": "王芳"}
+
+
 # operationId → (method, set-up giving the address, a body and another body)
 Setup = Callable[[Table], tuple[str, Any, Any]]
 WRITES: dict[str, tuple[str, Setup]] = {
@@ -120,6 +129,12 @@ WRITES: dict[str, tuple[str, Setup]] = {
         lambda t: ("/api/v1/clubs/laonian/leagues/", LEAGUE, {**LEAGUE, "name": "夏季联赛"}),
     ),
     "league_event_add": ("post", _league_event),
+    "event_substitute_add": ("post", _substitute),
+    "event_finish": ("post", lambda t: (_event(t, drawn=True) + "finish/", {"close_open": True}, {})),
+    "event_round_late": (
+        "post",
+        lambda t: (_event(t, drawn=True) + "rounds/1/late/", {"allowed": True}, {"allowed": False}),
+    ),
 }
 
 
@@ -152,6 +167,8 @@ def _ledger() -> tuple[Any, ...]:
         Adjustment.objects.count(),
         League.objects.count(),
         sorted(Event.objects.values_list("pk", "league")),
+        Substitute.objects.count(),
+        sorted(SessionSeat.objects.values_list("session_id", "seat", "player_id")),
     )
 
 
