@@ -469,8 +469,9 @@ def _headers_complete(operation: dict[str, Any]) -> None:
 IDEMPOTENCY_KEY = {
     "in": "header",
     "name": "Idempotency-Key",
-    "schema": {"type": "string", "maxLength": 255},
-    "description": "a key the client makes for this request (at most 255 characters, kept at least a day): a retry "
+    "schema": {"type": "string", "maxLength": 255, "pattern": CLEAN_TEXT},
+    "description": "a key the client makes for this request (at most 255 characters, no control characters, kept at "
+    "least a day): a retry "
     "with the same key and request gets the first answer again (`Idempotent-Replayed: true`); another request "
     "under the key is a 409 `client_key.reused`",
 }
