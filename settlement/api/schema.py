@@ -349,7 +349,7 @@ def schema_components(result: dict[str, Any], generator: Any, request: Any, publ
         schemas.update(by_variant(name, schemas[name]))
     # A rename is a PATCH (drf-spectacular makes every field optional) that needs its name.
     schemas["PatchedPlayerRename"]["required"] = ["name"]
-    # A body is required wherever the call takes one (close and reopen take none, or an empty object).
+    # A body is required wherever the call takes one (`BODY_OPTIONAL` take none, or an empty object).
     for item in result.get("paths", {}).values():
         for method, operation in item.items():
             body = operation.get("requestBody")
@@ -396,7 +396,8 @@ def by_variant(name: str, base: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return found
 
 
-BODY_OPTIONAL = frozenset({"session_close", "session_reopen"})
+# Every field of these is optional and the server takes a call with no body at all: so does the schema.
+BODY_OPTIONAL = frozenset({"session_close", "session_reopen", "event_finish", "session_what_if"})
 STRICT_BODIES = (
     "HandCorrect",
     "HandVoid",
