@@ -22,7 +22,14 @@ from settlement.rules.base import RulesError
 from settlement.scoping import get_event_for_user
 
 from .common import IDEMPOTENCY_HEADER, WRITE_ERRORS, api_endpoint, idempotency_key, key_errors
-from .event_views import EventPlayerNameSerializer, EventSerializer, PlayerRefField, _body, _event_body, _int_arg
+from .event_views import (
+    EventPlayerNameSerializer,
+    EventSerializer,
+    PlayerRefField,
+    _event_body,
+    _int_arg,
+    body_no_nulls,
+)
 
 # --- the schema's shapes ---
 
@@ -112,7 +119,7 @@ def _bool_arg(body: dict[str, Any], key: str, *, default: bool | None = None) ->
 def event_finish(request: Request, event_id: int) -> Response:
     membership, event = get_event_for_user(request.user, event_id)
     policy.deny_unless(policy.may_direct(membership.role))
-    body = _body(request, EventFinishSerializer)
+    body = body_no_nulls(request, EventFinishSerializer)
     close_open = _bool_arg(body, "close_open", default=False)
     event = services.event_finish(event=event, user=request.user, close_open=close_open)
     return Response(_event_body(event))
@@ -134,7 +141,7 @@ def event_finish(request: Request, event_id: int) -> Response:
 def event_round_late(request: Request, event_id: int, n: int) -> Response:
     membership, event = get_event_for_user(request.user, event_id)
     policy.deny_unless(policy.may_direct(membership.role))
-    body = _body(request, RoundLateSerializer)
+    body = body_no_nulls(request, RoundLateSerializer)
     allowed = _bool_arg(body, "allowed")
     found = services.round_late_allow(event=event, user=request.user, n=n, allowed=allowed)
     return Response(_round_state(found))
@@ -159,7 +166,7 @@ def event_round_late(request: Request, event_id: int, n: int) -> Response:
 def event_substitutes(request: Request, event_id: int) -> Response:
     membership, event = get_event_for_user(request.user, event_id)
     policy.deny_unless(policy.may_direct(membership.role))
-    body = _body(request, SubstituteCreateSerializer)
+    body = body_no_nulls(request, SubstituteCreateSerializer)
     for field in ("round", "absent", "substitute"):
         if field not in body:
             raise LedgerError.from_rules(RulesError("field.required", field=field))

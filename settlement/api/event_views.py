@@ -304,13 +304,13 @@ STANDINGS_EXAMPLE = {
 # --- the bodies ---
 
 
-def _name(player: Player) -> dict[str, Any]:
+def player_named(player: Player) -> dict[str, Any]:
     return {"id": player.pk, "name": player.name}
 
 
 def _event_body(event: Event) -> dict[str, Any]:
     players = [ep.player for ep in event.players.select_related("player").order_by("id")]
-    by_id = {p.pk: _name(p) for p in players}
+    by_id = {p.pk: player_named(p) for p in players}
     return {
         "id": event.pk,
         "name": event.name,
@@ -326,7 +326,7 @@ def _event_body(event: Event) -> dict[str, Any]:
         "placement_points": list(event.placement_points),
         "state": event.state,
         "substitute_result": event.substitute_result,
-        "players": [_name(p) for p in players],
+        "players": [player_named(p) for p in players],
         "league": event.league_id,
     }
 
@@ -336,7 +336,7 @@ def _round_body(made: Round) -> dict[str, Any]:
     seats = {}
     for table in tables:
         seats[table.session_id] = [
-            _name(seat.player) for seat in table.session.seats.select_related("player").order_by("seat")
+            player_named(seat.player) for seat in table.session.seats.select_related("player").order_by("seat")
         ]
     out = {p.pk: p for p in Player.objects.filter(pk__in=made.sitting_out)}
     return {
@@ -345,12 +345,13 @@ def _round_body(made: Round) -> dict[str, Any]:
         "seed": made.seed,
         "ends_at": made.ends_at.isoformat().replace("+00:00", "Z") if made.ends_at else None,
         "tables": [{"number": t.number, "session": t.session_id, "players": seats[t.session_id]} for t in tables],
-        "sitting_out": [_name(out[pk]) for pk in made.sitting_out],
+        "sitting_out": [player_named(out[pk]) for pk in made.sitting_out],
     }
 
 
-def _body(request: Request, serializer: type[serializers.Serializer]) -> dict[str, Any]:
-    """The request's object: only the serializer's fields, none of them null (no event field takes null)."""
+def body_no_nulls(request: Request, serializer: type[serializers.Serializer]) -> dict[str, Any]:
+    """The request's object: only the serializer's fields, none of them null (no event or league field takes null;
+    a null is refused as the wrong type of what its field takes)."""
     body = object_body(request, serializer().fields)
     for key, value in body.items():
         if value is None:
@@ -376,6 +377,9 @@ _NULL_CODE = {
     "pairs": "value.not_list",
     "date": "value.not_date",
     "league": "value.not_integer",
+    "events": "value.not_list",
+    "event": "value.not_integer",
+    "best_n": "value.not_integer",
 }
 
 
@@ -483,7 +487,7 @@ EVENT_EXAMPLE = {
 def club_events(request: Request, slug: str) -> Response:
     membership = get_membership_for_user(request.user, slug)
     policy.deny_unless(policy.may_direct(membership.role))
-    body = _body(request, EventCreateSerializer)
+    body = body_no_nulls(request, EventCreateSerializer)
     club = membership.club
     key = idempotency_key(request)
     existed = bool(key) and Event.objects.filter(club=club, client_key=key.strip()).exists()
@@ -544,7 +548,7 @@ def event_detail(request: Request, event_id: int) -> Response:
 def event_players(request: Request, event_id: int) -> Response:
     membership, event = get_event_for_user(request.user, event_id)
     policy.deny_unless(policy.may_direct(membership.role))
-    body = _body(request, CheckInSerializer)
+    body = body_no_nulls(request, CheckInSerializer)
     if "players" not in body:
         raise LedgerError.from_rules(RulesError("field.required", field="players"))
     services.event_check_in(event=event, user=request.user, players=_players_arg(event.club_id, body["players"]))
@@ -569,7 +573,7 @@ def event_players(request: Request, event_id: int) -> Response:
 def event_rounds(request: Request, event_id: int) -> Response:
     membership, event = get_event_for_user(request.user, event_id)
     policy.deny_unless(policy.may_direct(membership.role))
-    body = _body(request, RoundDrawSerializer)
+    body = body_no_nulls(request, RoundDrawSerializer)
     draw = body.get("draw")
     if draw is None:
         raise LedgerError.from_rules(RulesError("field.required", field="draw"))
@@ -616,7 +620,7 @@ def event_rounds(request: Request, event_id: int) -> Response:
 def event_adjustments(request: Request, event_id: int) -> Response:
     membership, event = get_event_for_user(request.user, event_id)
     policy.deny_unless(policy.may_direct(membership.role))
-    body = _body(request, AdjustmentCreateSerializer)
+    body = body_no_nulls(request, AdjustmentCreateSerializer)
     player_id = _int_arg(body, "player")
     player = Player.objects.filter(club_id=event.club_id, pk=player_id).first() if player_id is not None else None
     if player is None:
@@ -636,7 +640,7 @@ def event_adjustments(request: Request, event_id: int) -> Response:
         )
     body_out = {
         "id": made.pk,
-        "player": _name(player),
+        "player": player_named(player),
         "kind": made.kind,
         "amount": made.amount,
         "round": made.round.n,
@@ -660,7 +664,7 @@ def event_standings(request: Request, event_id: int) -> Response:
     standings = selectors.event_standings(event=event)
     rows = [
         {
-            "player": _name(row.player),
+            "player": player_named(row.player),
             "rank": row.rank,
             "total": row.total,
             "points_total": row.points_total,
@@ -684,7 +688,9 @@ def event_standings(request: Request, event_id: int) -> Response:
         for row in standings.rows
     ]
     settle_up = selectors.event_settle_up(standings=standings)
-    transfers = [{"from": _name(t.payer), "to": _name(t.payee), "amount": t.amount} for t in settle_up.transfers]
+    transfers = [
+        {"from": player_named(t.payer), "to": player_named(t.payee), "amount": t.amount} for t in settle_up.transfers
+    ]
     return Response(
         {
             "rule": standings.rule,
@@ -696,7 +702,7 @@ def event_standings(request: Request, event_id: int) -> Response:
             "pair_rule": selectors.event_pair_rule(standings=standings) if event.pairs else "",
             "pairs": [
                 {
-                    "players": [_name(p) for p in row.players],
+                    "players": [player_named(p) for p in row.players],
                     "rank": row.rank,
                     "total": row.total,
                     "tables_total": row.tables_total,

@@ -15,7 +15,7 @@ from rest_framework.reverse import reverse
 
 from settlement import policy, selectors, services
 from settlement.ledger import LedgerError
-from settlement.models import Event, League, Player
+from settlement.models import Event, League
 from settlement.rules.base import RulesError
 from settlement.scoping import get_league_for_user, get_membership_for_user
 from settlement.services.leagues import BEST_N_MAX, UNITS
@@ -28,10 +28,9 @@ from .common import (
     error_responses,
     idempotency_key,
     key_errors,
-    object_body,
     query_none,
 )
-from .event_views import EventPlayerNameSerializer
+from .event_views import EventPlayerNameSerializer, body_no_nulls, player_named
 from .schema import NAME_TEXT
 
 # --- the schema's shapes ---
@@ -129,21 +128,6 @@ def _league_body(league: League, events: list[Event] | None = None) -> dict[str,
     }
 
 
-def _name(player: Player) -> dict[str, Any]:
-    return {"id": player.pk, "name": player.name}
-
-
-def _body(request: Request, serializer: type[serializers.Serializer]) -> dict[str, Any]:
-    body = object_body(request, serializer().fields)
-    for key, value in body.items():
-        if value is None:
-            code = {"events": "value.not_list", "event": "value.not_integer", "best_n": "value.not_integer"}.get(
-                key, "value.not_text"
-            )
-            raise LedgerError.from_rules(RulesError(code, field=key))
-    return body
-
-
 def _int(value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise LedgerError.from_rules(RulesError("value.not_integer", field=field))
@@ -200,7 +184,7 @@ def club_leagues(request: Request, slug: str) -> Response:
             events[event.league_id].append(event)  # type: ignore[index]
         return Response({"results": [_league_body(league, events[league.pk]) for league in leagues]})
     policy.deny_unless(policy.may_direct(membership.role))
-    body = _body(request, LeagueCreateSerializer)
+    body = body_no_nulls(request, LeagueCreateSerializer)
     key = idempotency_key(request)
     existed = bool(key) and League.objects.filter(club=club, client_key=key.strip()).exists()
     with key_errors():
@@ -246,7 +230,7 @@ def league_detail(request: Request, league_id: int) -> Response:
 def league_events(request: Request, league_id: int) -> Response:
     membership, league = get_league_for_user(request.user, league_id)
     policy.deny_unless(policy.may_direct(membership.role))
-    body = _body(request, LeagueEventAddSerializer)
+    body = body_no_nulls(request, LeagueEventAddSerializer)
     if "event" not in body:
         raise LedgerError.from_rules(RulesError("field.required", field="event"))
     event = Event.objects.filter(club_id=league.club_id, pk=_int(body["event"], "event")).first()
@@ -269,7 +253,7 @@ def league_standings(request: Request, league_id: int) -> Response:
     standings = selectors.league_standings(league=league)
     rows = [
         {
-            "player": _name(row.player),
+            "player": player_named(row.player),
             "total": row.total,
             "rank": row.rank,
             "best": row.best,
