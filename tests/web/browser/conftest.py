@@ -66,20 +66,25 @@ class OneRequestAtATime(ThreadedWSGIServer):
 LiveServerThread.server_class = OneRequestAtATime
 
 
+def _after_the_request(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any) -> Any:
+    with LIVE_SERVER_LOCK:
+        return execute(sql, params, many, context)
+
+
 @pytest.fixture(autouse=True)
-def live_server_queries_wait(request: Any) -> Iterator[None]:
+def live_server_queries_wait(request: Any) -> None:
     """On SQLite in memory, the test thread's queries wait for the live server's request in progress (they share
-    its one connection), as they would wait for a lock on a database file."""
+    its one connection), as they would wait for a lock on a database file.
+
+    The wrapper stays on the test thread's connection for the rest of the run: the database's flush after a
+    test (pytest-django's teardown, later than any fixture of ours) must wait too. A request the browser sent
+    just before its context closed was still being answered when the flush dropped its triggers, and the
+    flush failed ("database table is locked: sqlite_master"). Uncontended, the lock costs nothing.
+    """
     if "live_server" not in request.fixturenames or connection.vendor != "sqlite":
-        yield
         return
-
-    def after_the_request(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any) -> Any:
-        with LIVE_SERVER_LOCK:
-            return execute(sql, params, many, context)
-
-    with connection.execute_wrapper(after_the_request):
-        yield
+    if _after_the_request not in connection.execute_wrappers:
+        connection.execute_wrappers.append(_after_the_request)
 
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
@@ -113,6 +118,19 @@ def browser() -> Iterator[Any]:
         launched = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
+
+
+DOCS_SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
+
+
+@pytest.fixture
+def screenshots(tmp_path: Path) -> Path:
+    """Where a test's screenshots go: docs/screenshots/ under `make screenshots` (BAIFEN_SCREENSHOTS=1), else the
+    test's own temporary folder, so `make test` never rewrites a tracked file."""
+    if os.environ.get("BAIFEN_SCREENSHOTS"):
+        DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        return DOCS_SCREENSHOTS
+    return tmp_path
 
 
 @pytest.fixture
