@@ -4,8 +4,6 @@ same words the server gives. Screenshots into docs/screenshots/."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from settlement.models import Session
@@ -15,7 +13,6 @@ from .conftest import PHONE
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-OUT = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
 
 MESSAGES = {
     "zh-hans": ("抓分只能填 0 到 100 之间 5 的倍数", "盘分只能填 5 到 1000000 之间 5 的倍数"),
@@ -24,7 +21,9 @@ MESSAGES = {
 
 
 @pytest.mark.parametrize("lang", ["zh-hans", "en"])
-def test_script_names_a_number_not_allowed_beside_its_field_before_the_form_is_sent(new_page, live_server, lang):
+def test_script_names_a_number_not_allowed_beside_its_field_before_the_form_is_sent(
+    new_page, live_server, lang, screenshots
+):
     club = make_club("东城俱乐部", slug="east")
     owner = make_member(club)
     session = make_session(club, owner)
@@ -47,8 +46,7 @@ def test_script_names_a_number_not_allowed_beside_its_field_before_the_form_is_s
     assert page.evaluate("document.activeElement.name") == "captured"
     assert posts == [] and not session.hands.exists()
     page.locator('fieldset[data-group="captured"]').scroll_into_view_if_needed()
-    OUT.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(OUT / f"table-number-message-{name}-phone.png"))
+    page.screenshot(path=str(screenshots / f"table-number-message-{name}-phone.png"))
 
     # Put right, the message goes and the hand is recorded.
     page.locator('input[name="captured"]').fill("30")
@@ -70,4 +68,4 @@ def test_script_names_a_number_not_allowed_beside_its_field_before_the_form_is_s
     assert error.inner_text() == target_message
     assert posts == [] and Session.objects.count() == 1
     error.scroll_into_view_if_needed()
-    page.screenshot(path=str(OUT / f"session-new-number-message-{name}-phone.png"))
+    page.screenshot(path=str(screenshots / f"session-new-number-message-{name}-phone.png"))

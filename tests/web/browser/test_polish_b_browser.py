@@ -1,13 +1,9 @@
 """Issue 31's items 11, 12 and 17 in Chromium at 360 × 740, in both languages, axe-checked on every page
 (the conftest runs axe-core on each document): the settle-up with its unit, the money on the new-session
 form, undoing the last hand (with JavaScript and without), a hand's note in its trail. Screenshots of each go
-into docs/screenshots/ under `make screenshots` (BAIFEN_SCREENSHOTS=1), else into the test's own temporary folder:
-`make test` never rewrites a tracked file."""
+into docs/screenshots/ under `make screenshots` (the `screenshots` fixture)."""
 
 from __future__ import annotations
-
-import os
-from pathlib import Path
 
 import pytest
 
@@ -18,12 +14,10 @@ from .conftest import PHONE
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-DOCS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
-
 
 @pytest.mark.parametrize("lang", ["zh-hans", "en"])
-def test_the_changed_pages_at_360_px(new_page, live_server, lang, tmp_path):
-    out = DOCS if os.environ.get("BAIFEN_SCREENSHOTS") else tmp_path
+def test_the_changed_pages_at_360_px(new_page, live_server, lang, screenshots):
+    out = screenshots
     club = make_club("东城俱乐部", slug="east")
     owner = make_member(club)
     name = "zh" if lang == "zh-hans" else "en"

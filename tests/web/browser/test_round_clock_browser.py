@@ -5,7 +5,6 @@ clock and still fits. Screenshots into docs/screenshots/."""
 from __future__ import annotations
 
 import datetime
-from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -19,12 +18,11 @@ from .test_events_browser import off_screen
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-OUT = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
 TV = {"width": 1280, "height": 720}
 
 
 @pytest.mark.parametrize("lang", ["zh-hans", "en"])
-def test_the_round_clock_counts_down_and_says_what_a_late_hand_is(new_page, live_server, lang):
+def test_the_round_clock_counts_down_and_says_what_a_late_hand_is(new_page, live_server, lang, screenshots):
     club = make_club("东城俱乐部", slug="east")
     owner = make_member(club)
     names = [f"选手{i + 1}" for i in range(16)]
@@ -33,14 +31,13 @@ def test_the_round_clock_counts_down_and_says_what_a_late_hand_is(new_page, live
     )
     services.round_draw(event=event, user=owner, draw="balanced", seed=5, length_minutes=30)
     name = "zh" if lang == "zh-hans" else "en"
-    OUT.mkdir(parents=True, exist_ok=True)
 
     screen = new_page(owner, viewport=TV, lang=lang)
     screen.goto(f"{live_server.url}/clubs/{club.slug}/events/{event.pk}/screen/")
     left = "还剩 30 分钟" if lang == "zh-hans" else "30 min left"
     assert screen.locator(".round-clock .clock-left").inner_text() == left
     assert off_screen(screen) == []
-    screen.screenshot(path=str(OUT / f"event-screen-clock-{name}-tv.png"))
+    screen.screenshot(path=str(screenshots / f"event-screen-clock-{name}-tv.png"))
 
     # Seven seconds to go: the page is served with 1 minute left, then script shows the end and the rule.
     Round.objects.filter(event=event).update(ends_at=timezone.now() + datetime.timedelta(seconds=7))
@@ -54,4 +51,4 @@ def test_the_round_clock_counts_down_and_says_what_a_late_hand_is(new_page, live
     assert clock.locator(".clock-running").is_hidden()
     refused = "除非裁判允许补录" if lang == "zh-hans" else "unless the director allows late hands"
     assert refused in clock.inner_text()
-    page.screenshot(path=str(OUT / f"table-clock-over-{name}-phone.png"))
+    page.screenshot(path=str(screenshots / f"table-clock-over-{name}-phone.png"))
