@@ -154,33 +154,35 @@ def pytest_terminal_summary(terminalreporter):
         )
 
 
-# --- the order the two xdist workers take the tests in (`make test`: `-n 2 --dist worksteal`) ---
+# --- the order the xdist workers take the tests in (`make test`: `-n 2 --dist worksteal`) ---
 #
-# worksteal gives the first half of the collection to one worker and the second half to the other; a worker
-# that runs out takes the second half of what the other still has queued. With the long tests (the browser
-# tests, a minute each for the axe crawls) where they fall in the collection, one worker ran most of them while
-# the other finished its short ones, and the run ended on one core: the longest tests decided the tail. So each
-# half starts with its share of the long tests (dealt out longest first to the half with less so far) and ends
-# with short ones, which the worker that finishes first takes from the other: the run ends on short tests.
-# Nothing is left out and each test runs as it is; a module with a module- or class-scoped fixture stays whole
-# and in one half (its fixture is set up once). Without xdist the order is the collection's. Any --dist mode: an
-# xdist worker is told "no" for its own, and the order is harmless under the others.
+# worksteal gives each worker a contiguous part of the collection; a worker that runs out takes the second half
+# of what another still has queued. With the long tests (the browser tests, half a minute each for the axe
+# crawls) where they fall in the collection, one worker ran most of them while the others finished their short
+# ones, and the run ended on one core: the longest tests decided the tail. So each part starts with its share of
+# the long tests (dealt out longest first to the part with least so far) and ends with short ones, which a
+# worker that finishes first takes from another: the run ends on short tests. Nothing is left out and each test
+# runs as it is; a module with a module- or class-scoped fixture stays whole and in one part (its fixture is set
+# up once). Without xdist the order is the collection's. Any --dist mode: an xdist worker is told "no" for its
+# own, and the order is harmless under the others.
 
 # Seconds a test takes on a quiet machine, roughly (`pytest --durations`), by the start of its node id; the
 # longest matching start counts. A browser test not named here counts as BROWSER_SECONDS, any other as
 # OTHER_SECONDS: a new test written the usual way needs no row (only a very long one is worth one).
 EXPECTED_SECONDS = {
-    "tests/web/browser/test_accessibility_browser.py::test_every_page_passes_axe[": 45.0,
-    "tests/web/browser/test_accessibility_browser.py::test_every_page_passes_axe_in_the_dark_scheme": 35.0,
-    "tests/web/browser/test_accessibility_browser.py::test_every_page_reflows": 12.0,
-    "tests/web/browser/test_evening_browser.py::test_a_clubs_evening": 9.0,
+    "tests/web/browser/test_accessibility_browser.py::test_every_page_passes_axe[": 33.0,
+    "tests/web/browser/test_accessibility_browser.py::test_every_page_passes_axe_in_the_dark_scheme": 22.0,
+    "tests/web/browser/test_accessibility_browser.py::test_every_page_reflows": 17.0,
+    "tests/web/browser/test_evening_browser.py::test_a_clubs_evening": 10.0,
     "tests/web/browser/test_evening_browser.py::test_a_clubs_evening_from_the_new_session_page_to_reopening"
-    "[zh-hans-shengji]": 25.0,
-    "tests/web/browser/test_table_browser.py::test_nothing_scrolls_sideways": 17.0,
-    "tests/web/browser/test_share_browser.py::test_the_share_page_follows": 10.0,
-    "tests/web/browser/test_serve_browser.py": 15.0,
+    "[zh-hans-shengji]": 19.0,
+    "tests/web/browser/test_table_browser.py::test_nothing_scrolls_sideways": 14.0,
+    "tests/web/browser/test_round_clock_browser.py": 13.0,
+    "tests/web/browser/test_share_browser.py::test_the_share_page_follows": 11.0,
+    "tests/web/browser/test_serve_browser.py": 14.0,
+    "tests/test_bench_load.py::test_the_event_load": 13.0,
     "tests/ops/test_serve.py": 4.0,
-    "tests/ops/test_two_servers.py": 5.0,
+    "tests/ops/test_two_servers.py": 11.0,
     "tests/api/test_generated_client.py": 2.0,
     "tests/api/test_schema.py::test_the_schema_validates": 6.0,
     "tests/rules/test_resume.py": 1.0,
@@ -210,9 +212,21 @@ def _keeps_module_whole(item: pytest.Item) -> bool:
     )
 
 
-def two_halves(items: list[pytest.Item]) -> list[pytest.Item]:
-    """The items in the order described above: [long of half 1, short of half 1, long of half 2, short of half 2],
-    half 1 being exactly the first len(items) // 2 (what worksteal gives the first worker)."""
+def part_sizes(count: int, workers: int) -> list[int]:
+    """How many tests worksteal sends each worker at the start: the collection in contiguous parts, as even as
+    integer division makes them (xdist's `check_schedule`)."""
+    sizes = []
+    left = count
+    for i in range(workers):
+        size = left // (workers - i)
+        sizes.append(size)
+        left -= size
+    return sizes
+
+
+def in_parts(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """The items in the order described above: for each worker's part in turn, its long tests then its short ones;
+    the parts exactly the sizes worksteal gives out (`part_sizes`)."""
     chunks: dict[str, list[pytest.Item]] = {}  # a whole module, or one test
     for item in items:
         module = item.nodeid.split("::", 1)[0]
@@ -220,22 +234,23 @@ def two_halves(items: list[pytest.Item]) -> list[pytest.Item]:
         chunks.setdefault(key, []).append(item)
     weight = {key: sum(expected_seconds(i.nodeid) for i in chunk) for key, chunk in chunks.items()}
     long_keys = sorted((k for k in chunks if weight[k] >= LONG_SECONDS), key=lambda k: -weight[k])
-    halves: list[list[str]] = [[], []]
-    loads = [0.0, 0.0]
-    for key in long_keys:
-        side = 0 if loads[0] <= loads[1] else 1
-        halves[side].append(key)
+    sizes = part_sizes(len(items), workers)
+    parts: list[list[str]] = [[] for _ in range(workers)]
+    loads = [0.0] * workers
+    counts = [0] * workers
+    for key in long_keys:  # longest first, to the part with the least so far
+        side = min(range(workers), key=lambda i: loads[i])
+        parts[side].append(key)
         loads[side] += weight[key]
-    first_size = len(items) // 2
-    counts = [sum(len(chunks[k]) for k in half) for half in halves]
-    short_keys = [k for k in chunks if weight[k] < LONG_SECONDS]
-    short: list[list[str]] = [[], []]
-    for key in short_keys:  # in collection order, the first half filled up to its size, the rest in the second
-        fits = counts[0] + len(chunks[key]) <= first_size
-        if fits:
-            counts[0] += len(chunks[key])
-        short[0 if fits else 1].append(key)
-    ordered = [item for key in halves[0] + short[0] + halves[1] + short[1] for item in chunks[key]]
+        counts[side] += len(chunks[key])
+    short: list[list[str]] = [[] for _ in range(workers)]
+    side = 0
+    for key in (k for k in chunks if weight[k] < LONG_SECONDS):  # in collection order, each part filled to its size
+        while side < workers - 1 and counts[side] + len(chunks[key]) > sizes[side]:
+            side += 1
+        counts[side] += len(chunks[key])
+        short[side].append(key)
+    ordered = [item for i in range(workers) for key in parts[i] + short[i] for item in chunks[key]]
     assert sorted(map(id, ordered)) == sorted(map(id, items)), "every test once"
     return ordered
 
@@ -244,4 +259,4 @@ def two_halves(items: list[pytest.Item]) -> list[pytest.Item]:
 def pytest_collection_modifyitems(config, items):
     if getattr(config, "workerinput", None) is None:  # not an xdist worker (a worker's own --dist is "no")
         return
-    items[:] = two_halves(items)
+    items[:] = in_parts(items, config.workerinput["workercount"])
