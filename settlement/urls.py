@@ -51,6 +51,7 @@ urlpatterns = [
     path(event, events.event_detail, name="event_detail"),
     path(event + "players/", events.event_check_in, name="event_check_in"),
     path(event + "leave/", events.event_leave, name="event_leave"),
+    path(event + "pairs/", events.event_pairs, name="event_pairs"),
     path(event + "rounds/", events.event_draw, name="event_draw"),
     path(event + "adjustments/", events.event_adjust, name="event_adjust"),
     path(event + "finish/", event_ops.event_finish, name="event_finish"),

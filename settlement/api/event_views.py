@@ -1,4 +1,4 @@
-"""The API's events: create an event, read it, check players in.
+"""The API's events: create an event, read it, check players in, set its pairs.
 
 Plain functions over the services and selectors (the endpoint decorator, error answers and idempotency key are
 `common.py`'s). This module also holds what the event's other calls share: a player as a request names them and as
@@ -157,6 +157,15 @@ class EventSerializer(serializers.Serializer):
 
 class CheckInSerializer(serializers.Serializer):
     players = serializers.ListField(child=PlayerRefField(), max_length=1000, help_text="club players' ids, or names")
+
+
+class EventPairsSerializer(serializers.Serializer):
+    pairs = serializers.ListField(
+        child=serializers.ListField(child=PlayerRefField(), min_length=2, max_length=2),
+        max_length=500,
+        help_text="every player checked in (and not gone) in one pair, by id or name; empty: no pairs, players are "
+        "drawn one by one",
+    )
 
 
 # --- the bodies ---
@@ -376,4 +385,33 @@ def event_players(request: Request, event_id: int) -> Response:
     if "players" not in body:
         raise LedgerError.from_rules(RulesError("field.required", field="players"))
     services.event_check_in(event=event, user=request.user, players=_players_arg(event.club_id, body["players"]))
+    return Response(_event_body(event))
+
+
+PAIRS_EXAMPLE = {"pairs": [[1, 2], ["阿强", "大刘"]]}
+
+
+@extend_schema(
+    operation_id="event_pairs_set",
+    tags=["events"],
+    summary="Set or change a pairs event's pairs (fixed partnerships) until its first round is drawn",
+    description=(
+        "For a fixed-partnership variant at tables of four: each pair sits as partners (seats 1 + 3 or 2 + 4) every "
+        "round. Checked as at creation: every player checked in in exactly one pair (a 400 naming `pairs`). Once a "
+        "round is drawn the pairs are what it seated: a 409, `event.pairs_drawn`. "
+        f"With an `{IDEMPOTENCY_HEADER}` header a retry answers as the first call did."
+    ),
+    request=EventPairsSerializer,
+    examples=[OpenApiExample("two pairs", value=PAIRS_EXAMPLE, request_only=True)],
+    responses={200: EventSerializer, **WRITE_ERRORS},
+)
+@api_endpoint("POST")
+def event_pairs(request: Request, event_id: int) -> Response:
+    membership, event = get_event_for_user(request.user, event_id)
+    policy.deny_unless(policy.may_direct(membership.role))
+    body = body_no_nulls(request, EventPairsSerializer)
+    if "pairs" not in body:
+        raise LedgerError.from_rules(RulesError("field.required", field="pairs"))
+    pairs = _pairs_arg(event.club_id, body["pairs"])
+    event = services.event_pairs_set(event=event, user=request.user, pairs=pairs)
     return Response(_event_body(event))

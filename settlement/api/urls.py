@@ -56,6 +56,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/events/", event_views.club_events, name="api_club_events"),
     path("events/<int:event_id>/", event_views.event_detail, name="api_event_detail"),
     path("events/<int:event_id>/players/", event_views.event_players, name="api_event_players"),
+    path("events/<int:event_id>/pairs/", event_views.event_pairs, name="api_event_pairs"),
     path("events/<int:event_id>/rounds/", event_draw_views.event_rounds, name="api_event_rounds"),
     path("events/<int:event_id>/adjustments/", event_standing_views.event_adjustments, name="api_event_adjustments"),
     path("events/<int:event_id>/standings/", event_standing_views.event_standings, name="api_event_standings"),

@@ -37,7 +37,7 @@ from .common import (
     client_key_clean,
     hands_max,
 )
-from .events import event_check_in, event_create, event_player_leave
+from .events import event_check_in, event_create, event_pairs_set, event_player_leave
 from .hands import HandWrite, hand_correct, hand_preview, hand_preview_next, hand_record, hand_void
 from .leagues import league_create, league_event_add
 from .players import player_merge, player_rename
@@ -80,6 +80,7 @@ __all__ = [
     "event_check_in",
     "event_create",
     "event_finish",
+    "event_pairs_set",
     "event_player_leave",
     "hand_correct",
     "hand_preview",

@@ -1,5 +1,6 @@
 """The director's event pages: a club's events, a new event, and the event page (check-in, late arrivals and
-leaving, the draw, each round's seating and tables' progress, the standings with the director's adjustments).
+leaving, the pairs before the first draw, the draw, each round's seating and tables' progress, the standings with
+the director's adjustments).
 
 Every lookup goes through `_get_event_for_user` (another club's event is a 404); a viewer's write is a 403. The
 services write, the selectors read; a refusal is shown on the form's field it names, in the reader's language.
@@ -26,7 +27,7 @@ from ..rules.entry import options_spec
 from ..rules.registry import VARIANTS
 from ..scoping import get_event_for_user, get_membership_for_user, request_lang
 from ..selectors import event_pages
-from .forms.event import AdjustmentForm, CheckInForm, DrawForm, EventNewForm, LeaveForm
+from .forms.event import AdjustmentForm, CheckInForm, DrawForm, EventNewForm, LeaveForm, PairsForm
 from .forms.event_ops import SubstituteForm
 
 
@@ -60,6 +61,12 @@ def event_list(request: HttpRequest, slug: str) -> HttpResponse:
     events = list(selectors.club_events(club=membership.club)[:100])
     ctx = {"club": membership.club, "membership": membership, "events": events, **_director(membership)}
     return render(request, "settlement/event_list.html", ctx)
+
+
+def _pairs_open(event: Event, rounds: Any) -> bool:
+    """The pairs may be set: a fixed-partnership variant at tables of four only, before the first draw."""
+    rules = VARIANTS[event.variant]
+    return fixed_partnerships(rules) and event.table_size == 4 and not event.mixed_sizes and not rounds
 
 
 def _director(membership: Membership) -> dict[str, bool]:
@@ -135,6 +142,8 @@ def _detail(request: HttpRequest, membership: Membership, event: Event, **forms:
             choices=[(e.player_id, e.player.name) for e in entries], initial={"round_n": len(rounds) or None}
         ),
     }
+    if _pairs_open(event, rounds):
+        defaults["pairs_form"] = PairsForm(entries=entries, pairs=event.pairs)
     return {
         "club": club,
         "membership": membership,
@@ -194,6 +203,22 @@ def event_check_in(request: HttpRequest, slug: str, event_id: int) -> HttpRespon
         else:
             return _back(event, "players")
     return _refused(request, membership, event, "check_in_form", form)
+
+
+@login_required
+@require_POST
+def event_pairs(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    """The pairs chosen (each player's partner), until the first round is drawn."""
+    membership, event = _director_event(request, slug, event_id)
+    form = PairsForm(request.POST, entries=event_pages.event_players(event=event))
+    if form.is_valid():
+        try:
+            services.event_pairs_set(event=event, user=request.user, pairs=form.pairs())
+        except LedgerError as error:
+            form.add_error(form.field_of(error.params.get("player")), error.message(request_lang()))
+        else:
+            return _back(event, "pairs")
+    return _refused(request, membership, event, "pairs_form", form)
 
 
 @login_required

@@ -86,6 +86,10 @@ def _league_event(table: Table) -> tuple[str, dict[str, Any], dict[str, Any]]:
     return f"/api/v1/leagues/{league['id']}/events/", {"event": first.pk}, {"event": second.pk}
 
 
+PAIRS = [[f"P{i}", f"P{i + 1}"] for i in range(0, 8, 2)]
+OTHER_PAIRS = [[f"P{i}", f"P{i + 2}"] for i in (0, 1, 4, 5)]
+
+
 def _substitute(table: Table) -> tuple[str, dict[str, Any], dict[str, Any]]:
     url = _event(table, drawn=True)
     absent = Event.objects.get().rounds.get().tables.first().session.seats.first().player_id
@@ -129,6 +133,7 @@ WRITES: dict[str, tuple[str, Setup]] = {
         lambda t: ("/api/v1/clubs/laonian/leagues/", LEAGUE, {**LEAGUE, "name": "夏季联赛"}),
     ),
     "league_event_add": ("post", _league_event),
+    "event_pairs_set": ("post", lambda t: (_event(t) + "pairs/", {"pairs": PAIRS}, {"pairs": OTHER_PAIRS})),
     "event_substitute_add": ("post", _substitute),
     "event_finish": ("post", lambda t: (_event(t, drawn=True) + "finish/", {"close_open": True}, {})),
     "event_round_late": (
@@ -167,6 +172,7 @@ def _ledger() -> tuple[Any, ...]:
         Adjustment.objects.count(),
         League.objects.count(),
         sorted(Event.objects.values_list("pk", "league")),
+        sorted(Event.objects.values_list("pk", "pairs")),
         Substitute.objects.count(),
         sorted(SessionSeat.objects.values_list("session_id", "seat", "player_id")),
     )

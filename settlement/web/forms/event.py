@@ -1,5 +1,6 @@
-"""The director's event forms: a new event, players checked in, a round's draw (manual also as a CSV upload) and
-an adjustment. They parse what was typed; the services decide (and their refusals land on the field they name).
+"""The director's event forms: a new event, players checked in, the pairs, a round's draw (manual also as a CSV
+upload) and an adjustment. They parse what was typed; the services decide (and their refusals land on the field
+they name).
 """
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -156,6 +158,43 @@ class CheckInForm(_Players):
         if not self.errors and not data.get("members") and not data.get("guests"):
             self.add_error("members", _("Pick a player or type a guest's name."))
         return data
+
+
+class PairsForm(forms.Form):
+    """A pairs event's pairs: each player checked in (and not gone) chooses a partner; one of the two choosing is
+    enough. The service checks the pairs (a player in two, a player left without a partner)."""
+
+    def __init__(
+        self, *args: Any, entries: list[EventPlayer], pairs: Sequence[Sequence[int]] = (), **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.playing = [e for e in entries if e.left is None]
+        partner = {a: b for a, b in pairs} | {b: a for a, b in pairs}
+        for entry in self.playing:
+            others = [(e.player_id, e.player.name) for e in self.playing if e.player_id != entry.player_id]
+            self.fields[f"partner_{entry.player_id}"] = forms.TypedChoiceField(
+                label=_("%(name)s's partner") % {"name": entry.player.name},
+                choices=[("", "—"), *others],
+                coerce=int,
+                empty_value=None,
+                required=False,
+                initial=partner.get(entry.player_id),
+            )
+
+    def pairs(self) -> list[list[int]]:
+        """The pairs chosen, each once (A choosing B and B choosing A is one pair), as player ids."""
+        found: list[list[int]] = []
+        for entry in self.playing:
+            other = self.cleaned_data.get(f"partner_{entry.player_id}")
+            pair = sorted((entry.player_id, other)) if other is not None else None
+            if pair is not None and pair not in found:
+                found.append(pair)
+        return found
+
+    def field_of(self, name: Any) -> str | None:
+        """The field of the player a refusal names (by name), else None: the whole form."""
+        entry = next((e for e in self.playing if e.player.name == name), None)
+        return f"partner_{entry.player_id}" if entry is not None else None
 
 
 class LeaveForm(forms.Form):
