@@ -91,6 +91,7 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
         "presets": [(p.key, p.label) for p in spec.presets],
         "counts": sorted(rules.player_counts),
         "pairs": fixed_partnerships(rules) and 4 in rules.player_counts,
+        "leagues": selectors.club_leagues(club=club),
     }
     if request.method == "POST":
         form = EventNewForm(request.POST, **form_args)
@@ -112,6 +113,11 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
                     client_key=data["client_key"],
                     mixed_sizes=data.get("mixed_sizes", False),
                     pairs=data.get("pairs") or [],
+                    ranking=data["ranking"],
+                    placement_points=data["placement_points"],
+                    late_hands=data["late_hands"],
+                    substitute_result=data["substitute_result"],
+                    league=data.get("league"),
                 )
             except LedgerError as error:
                 form.add_error(_field(form, error), error.message(request_lang()))

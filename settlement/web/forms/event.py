@@ -15,7 +15,7 @@ from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from ...models import Adjustment, Event, EventPlayer, Player
+from ...models import Adjustment, Event, EventPlayer, League, Player
 from ...rules.draws import DrawMethod, Seating
 from ...services.events import ADJUSTMENT_MAX, EVENT_NAME_MAX
 
@@ -28,6 +28,18 @@ BYES = (
     (Event.Bye.FIGURE, _("a figure stated below")),
 )
 KINDS = ((Adjustment.Kind.PENALTY, _("Penalty")), (Adjustment.Kind.AWARD, _("Award")))
+RANKINGS = (
+    (Event.Ranking.SUM, _("the sum of each player's table totals")),
+    (Event.Ranking.PLACEMENT, _("placement points at each table")),
+)
+LATE_HANDS = (
+    (Event.LateHands.COUNTED, _("counts as any hand")),
+    (Event.LateHands.REFUSED, _("is refused, unless the director allows that round's late hands")),
+)
+SUBSTITUTE_RESULTS = (
+    (Event.SubstituteResult.ABSENT, _("the absent player")),
+    (Event.SubstituteResult.SUBSTITUTE, _("the substitute")),
+)
 
 DRAWS = (
     (DrawMethod.RANDOM, _("random: a seeded shuffle")),
@@ -79,7 +91,7 @@ class EventNewForm(_Players):
     """Name, date, venue, preset, table size, how a bye counts and the players checked in."""
 
     name = forms.CharField(label=_("Name"), max_length=EVENT_NAME_MAX)
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     venue = forms.CharField(label=_("Venue"), max_length=100, required=False)
     preset = forms.ChoiceField(label=_("Preset"), required=False)
     table_size = forms.TypedChoiceField(label=_("Players at a table"), coerce=int)
@@ -105,6 +117,44 @@ class EventNewForm(_Players):
         help_text=_("Only when a round sat out counts a stated figure."),
     )
 
+    ranking = forms.ChoiceField(
+        required=False,
+        label=_("The standings rank by"),
+        choices=RANKINGS,
+        initial=Event.Ranking.SUM,
+        widget=forms.RadioSelect,
+    )
+    placement_points = forms.CharField(
+        label=_("Placement points"),
+        required=False,
+        max_length=200,
+        help_text=_(
+            "Only with placement points: a figure per place, best first, separated by commas "
+            "(empty: 4, 2, 1, 0 at a table of four, else n − 1 … 0)."
+        ),
+    )
+    late_hands = forms.ChoiceField(
+        required=False,
+        label=_("A hand recorded after a round's time is up"),
+        choices=LATE_HANDS,
+        initial=Event.LateHands.COUNTED,
+        widget=forms.RadioSelect,
+    )
+    substitute_result = forms.ChoiceField(
+        required=False,
+        label=_("A substitute's seat counts for"),
+        choices=SUBSTITUTE_RESULTS,
+        initial=Event.SubstituteResult.ABSENT,
+        widget=forms.RadioSelect,
+    )
+    league = forms.ModelChoiceField(
+        label=_("League"),
+        queryset=League.objects.none(),
+        required=False,
+        empty_label=_("none"),
+        help_text=_("The club's league the event counts in (in the league's unit, ranked by the sum)."),
+    )
+
     field_order = (
         "name",
         "date",
@@ -115,16 +165,31 @@ class EventNewForm(_Players):
         "pairs",
         "bye",
         "bye_figure",
+        "ranking",
+        "placement_points",
+        "late_hands",
+        "substitute_result",
+        "league",
         "members",
         "guests",
     )
 
     def __init__(
-        self, *args: Any, presets: list[tuple[str, str]], counts: list[int], pairs: bool = False, **kwargs: Any
+        self,
+        *args: Any,
+        presets: list[tuple[str, str]],
+        counts: list[int],
+        pairs: bool = False,
+        leagues: QuerySet[League] | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         if not pairs:
             del self.fields["pairs"]
+        if leagues is None or not leagues.exists():
+            del self.fields["league"]
+        else:
+            self.fields["league"].queryset = leagues
         self.fields["preset"].choices = presets or [("", "-")]
         self.fields["table_size"].choices = [(n, str(n)) for n in counts]
         if len(counts) == 2:
@@ -142,6 +207,27 @@ class EventNewForm(_Players):
             if len(pair) != 2 or not all(pair):
                 raise forms.ValidationError(_("Each line is one pair: two names separated by a comma."))
         return pairs
+
+    # Left out (a form posted before these options were on it), each is the event's default.
+    def clean_ranking(self) -> str:
+        return self.cleaned_data.get("ranking") or Event.Ranking.SUM
+
+    def clean_late_hands(self) -> str:
+        return self.cleaned_data.get("late_hands") or Event.LateHands.COUNTED
+
+    def clean_substitute_result(self) -> str:
+        return self.cleaned_data.get("substitute_result") or Event.SubstituteResult.ABSENT
+
+    def clean_placement_points(self) -> list[int] | None:
+        """The figures typed, or None (the service's default for the table size); the service checks them."""
+        text = (self.cleaned_data.get("placement_points") or "").replace("，", ",").replace("、", ",")
+        cells = [cell.strip() for cell in text.split(",") if cell.strip()]
+        if not cells:
+            return None
+        try:
+            return [int(cell.replace("−", "-")) for cell in cells]
+        except ValueError as error:
+            raise forms.ValidationError(_("Whole numbers separated by commas.")) from error
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
