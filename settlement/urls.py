@@ -65,6 +65,11 @@ urlpatterns = [
     path("clubs/<slug:slug>/leagues/new/", leagues.league_new, name="league_new"),
     path("clubs/<slug:slug>/leagues/<int:league_id>/", leagues.league_detail, name="league_detail"),
     path("clubs/<slug:slug>/leagues/<int:league_id>/events/", leagues.league_event_add, name="league_event_add"),
+    path(
+        "clubs/<slug:slug>/leagues/<int:league_id>/events/remove/",
+        leagues.league_event_remove,
+        name="league_event_remove",
+    ),
     path("clubs/<slug:slug>/sessions/new/", sessions.session_new, name="session_new"),
     path(session, sessions.session_detail, name="session_detail"),
     path(session + "export/", sessions.session_export, name="session_export"),

@@ -63,6 +63,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/leagues/", league_views.club_leagues, name="api_club_leagues"),
     path("leagues/<int:league_id>/", league_views.league_detail, name="api_league_detail"),
     path("leagues/<int:league_id>/events/", league_views.league_events, name="api_league_events"),
+    path("leagues/<int:league_id>/events/remove/", league_views.league_event_remove, name="api_league_event_remove"),
     path("leagues/<int:league_id>/standings/", league_views.league_standings, name="api_league_standings"),
     path("events/<int:event_id>/substitutes/", event_round_views.event_substitutes, name="api_event_substitutes"),
     path("events/<int:event_id>/finish/", event_round_views.event_finish, name="api_event_finish"),
