@@ -41,6 +41,7 @@ LEDGER_STATUS = {
     "round.tables_open": status.HTTP_409_CONFLICT,
     "round.time_up": status.HTTP_409_CONFLICT,
     "event.finished": status.HTTP_409_CONFLICT,
+    "event.pairs_drawn": status.HTTP_409_CONFLICT,
     "body.too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
 }
 

@@ -1,7 +1,11 @@
-"""The API's events: create an event, check players in, draw a round, add a penalty or award, read the standings.
+"""The API's events: create an event, read it, check players in, set its pairs.
 
 Plain functions over the services and selectors (the endpoint decorator, error answers and idempotency key are
-`common.py`'s). A round's tables are ordinary sessions: `/api/v1/sessions/{session}/hands/` records at them.
+`common.py`'s). This module also holds what the event's other calls share: a player as a request names them and as
+an answer shows them, the event's body, the body check. The rounds' draws are `event_draw_views.py`'s, the
+adjustments and standings `event_standing_views.py`'s, finishing, late hands and substitutes
+`event_round_views.py`'s. A round's tables are ordinary sessions: `/api/v1/sessions/{session}/hands/` records at
+them.
 """
 
 from __future__ import annotations
@@ -15,11 +19,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
-from settlement import policy, selectors, services
+from settlement import policy, services
 from settlement.ledger import LedgerError
-from settlement.models import Adjustment, Event, League, Player, Round
+from settlement.models import Event, League, Player
 from settlement.rules.base import RulesError
-from settlement.rules.draws import DrawMethod, Seating
 from settlement.rules.registry import VARIANTS
 from settlement.scoping import get_event_for_user, get_membership_for_user
 
@@ -33,7 +36,7 @@ from .common import (
     object_body,
     query_none,
 )
-from .schema import CLEAN_TEXT, NAME_TEXT, REASON_TEXT, variant_name
+from .schema import CLEAN_TEXT, NAME_TEXT, variant_name
 
 # --- the schema's shapes ---
 
@@ -156,149 +159,13 @@ class CheckInSerializer(serializers.Serializer):
     players = serializers.ListField(child=PlayerRefField(), max_length=1000, help_text="club players' ids, or names")
 
 
-class RoundSeatingSerializer(serializers.Serializer):
-    tables = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField(min_value=1)))
-    sitting_out = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False)
-
-
-class RoundDrawSerializer(serializers.Serializer):
-    draw = serializers.ChoiceField(choices=list(DrawMethod))
-    seating = RoundSeatingSerializer(required=False, help_text="`manual`: each table's player ids in seat order")
-    seed = serializers.IntegerField(
-        required=False, min_value=0, max_value=2**62 - 1, help_text="default: a random seed, stored"
+class EventPairsSerializer(serializers.Serializer):
+    pairs = serializers.ListField(
+        child=serializers.ListField(child=PlayerRefField(), min_length=2, max_length=2),
+        max_length=500,
+        help_text="every player checked in (and not gone) in one pair, by id or name; empty: no pairs, players are "
+        "drawn one by one",
     )
-    close_open = serializers.BooleanField(required=False, help_text="close the last round's open tables first")
-    length_minutes = serializers.IntegerField(required=False, min_value=1, max_value=600)
-
-
-class RoundTableSerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    session = serializers.IntegerField(help_text="the table's session id: record its hands there")
-    players = EventPlayerNameSerializer(many=True, help_text="in seat order")
-
-
-class RoundDrawnSerializer(serializers.Serializer):
-    n = serializers.IntegerField()
-    draw = serializers.CharField()
-    seed = serializers.IntegerField()
-    ends_at = serializers.DateTimeField(allow_null=True, help_text="when the round's clock runs out (null: no clock)")
-    tables = RoundTableSerializer(many=True)
-    sitting_out = EventPlayerNameSerializer(many=True)
-
-
-class AdjustmentCreateSerializer(serializers.Serializer):
-    player = serializers.IntegerField(min_value=1, help_text="a checked-in player's id")
-    kind = serializers.ChoiceField(choices=Adjustment.Kind.values)
-    amount = serializers.IntegerField(
-        min_value=1, max_value=10**12, help_text="positive; a penalty counts against the player"
-    )
-    reason = serializers.RegexField(REASON_TEXT, max_length=500)
-    round = serializers.IntegerField(required=False, min_value=1, help_text="default: the latest round")
-
-
-class AdjustmentSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    player = EventPlayerNameSerializer()
-    kind = serializers.CharField()
-    amount = serializers.IntegerField()
-    round = serializers.IntegerField()
-    reason = serializers.CharField()
-
-
-class EventStandingSeatSerializer(serializers.Serializer):
-    round = serializers.IntegerField()
-    table = serializers.IntegerField()
-    session = serializers.IntegerField()
-    total = serializers.IntegerField()
-    points = serializers.IntegerField(allow_null=True, help_text="`placement`: this table's placement points")
-    substitute = serializers.CharField(help_text="a substitute played the seat: their name (else empty)")
-    absent = serializers.CharField(help_text="a substitute played the seat: the absent player's name (else empty)")
-
-
-class EventStandingRowSerializer(serializers.Serializer):
-    player = EventPlayerNameSerializer()
-    rank = serializers.IntegerField()
-    total = serializers.IntegerField(help_text="what ranks: the sum (or placement points), byes and adjustments")
-    points_total = serializers.IntegerField(allow_null=True, help_text="`placement`: the points over the tables")
-    tables_total = serializers.IntegerField()
-    byes = serializers.IntegerField()
-    bye_total = serializers.IntegerField()
-    adjustments_total = serializers.IntegerField()
-    seats = EventStandingSeatSerializer(many=True)
-
-
-class EventPairRowSerializer(serializers.Serializer):
-    players = EventPlayerNameSerializer(many=True)
-    rank = serializers.IntegerField()
-    total = serializers.IntegerField(help_text="the two partners' totals added")
-    tables_total = serializers.IntegerField(help_text="the tie-break: the two partners' table totals added")
-
-
-# `from` is a Python keyword: the class is built with its field names as data (as `serializers.TransferSerializer`).
-EventTransferSerializer = type(
-    "EventTransferSerializer",
-    (serializers.Serializer,),
-    {
-        "from": EventPlayerNameSerializer(help_text="who pays"),
-        "to": EventPlayerNameSerializer(help_text="who is paid"),
-        "amount": serializers.IntegerField(help_text="table totals × the event's unit_value (money when above 1)"),
-        "__module__": __name__,
-    },
-)
-
-
-class EventStandingsSerializer(serializers.Serializer):
-    rule = serializers.CharField(help_text="how the standings rank, in the request's language")
-    unit = serializers.CharField()
-    rounds = serializers.IntegerField()
-    rows = EventStandingRowSerializer(many=True)
-    settle_up = EventTransferSerializer(
-        many=True,
-        help_text="zero-sum variants: who pays whom over all the event's tables and rounds, fewest transfers; "
-        "the table totals only (adjustments and byes are standings, not money); empty otherwise",
-    )
-    unit_value = serializers.IntegerField(help_text="money per unit in `settle_up` (1: the amounts are units)")
-    pair_rule = serializers.CharField(help_text="a pairs event: how the pairs rank; empty otherwise")
-    pairs = EventPairRowSerializer(many=True, help_text="a pairs event: a row per pair, ranked; empty otherwise")
-
-    final = serializers.BooleanField(help_text="the event is finished: these are the final standings")
-
-
-STANDINGS_EXAMPLE = {
-    "rule": "the sum of each player's table totals (注) plus adjustments; a round sat out counts 0; "
-    "equal totals share a rank",
-    "unit": "注",
-    "rounds": 1,
-    "rows": [
-        {
-            "player": {"id": 1, "name": "王强"},
-            "rank": 1,
-            "total": 2,
-            "points_total": None,
-            "tables_total": 2,
-            "byes": 0,
-            "bye_total": 0,
-            "adjustments_total": 0,
-            "seats": [{"round": 1, "table": 1, "session": 7, "total": 2, "points": None}],
-        },
-        {
-            "player": {"id": 2, "name": "李娜"},
-            "rank": 2,
-            "total": -2,
-            "points_total": None,
-            "tables_total": -2,
-            "byes": 0,
-            "bye_total": 0,
-            "adjustments_total": 0,
-            "seats": [{"round": 1, "table": 1, "session": 7, "total": -2, "points": None}],
-        },
-    ],
-    "settle_up": [{"from": {"id": 2, "name": "李娜"}, "to": {"id": 1, "name": "王强"}, "amount": 2}],
-    "unit_value": 1,
-    "pair_rule": "",
-    "pairs": [],
-    "final": False,
-}
 
 
 # --- the bodies ---
@@ -328,24 +195,6 @@ def _event_body(event: Event) -> dict[str, Any]:
         "substitute_result": event.substitute_result,
         "players": [player_named(p) for p in players],
         "league": event.league_id,
-    }
-
-
-def _round_body(made: Round) -> dict[str, Any]:
-    tables = list(made.tables.order_by("number"))
-    seats = {}
-    for table in tables:
-        seats[table.session_id] = [
-            player_named(seat.player) for seat in table.session.seats.select_related("player").order_by("seat")
-        ]
-    out = {p.pk: p for p in Player.objects.filter(pk__in=made.sitting_out)}
-    return {
-        "n": made.n,
-        "draw": made.draw,
-        "seed": made.seed,
-        "ends_at": made.ends_at.isoformat().replace("+00:00", "Z") if made.ends_at else None,
-        "tables": [{"number": t.number, "session": t.session_id, "players": seats[t.session_id]} for t in tables],
-        "sitting_out": [player_named(out[pk]) for pk in made.sitting_out],
     }
 
 
@@ -437,22 +286,6 @@ def _int_arg(body: dict[str, Any], key: str) -> Any:
     if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
         raise LedgerError.from_rules(RulesError("value.not_integer", field=key))
     return value
-
-
-def _seating_arg(value: Any) -> Seating | None:
-    if value is None:
-        return None
-    if not isinstance(value, dict) or set(value) - {"tables", "sitting_out"}:
-        raise LedgerError.from_rules(RulesError("value.not_object", field="seating"))
-    tables, out = value.get("tables", []), value.get("sitting_out", [])
-    if not isinstance(tables, list) or not all(isinstance(t, list) for t in tables):
-        raise LedgerError.from_rules(RulesError("value.not_list", field="seating.tables"))
-    if not isinstance(out, list):
-        raise LedgerError.from_rules(RulesError("value.not_list", field="seating.sitting_out"))
-    for p in [*(p for t in tables for p in t), *out]:  # player ids, checked whatever the draw (as the schema)
-        if isinstance(p, bool) or not isinstance(p, int) or p < 1:
-            raise LedgerError.from_rules(RulesError("value.not_integer", field="seating"))
-    return Seating(tables=tuple(tuple(t) for t in tables), sitting_out=tuple(out))
 
 
 def _created(body: dict[str, Any], *, replayed: bool, location: str) -> Response:
@@ -555,160 +388,30 @@ def event_players(request: Request, event_id: int) -> Response:
     return Response(_event_body(event))
 
 
+PAIRS_EXAMPLE = {"pairs": [[1, 2], ["阿强", "大刘"]]}
+
+
 @extend_schema(
-    operation_id="event_round_draw",
+    operation_id="event_pairs_set",
     tags=["events"],
-    summary="Draw the next round: a session per table, seated as drawn, all in one transaction",
+    summary="Set or change a pairs event's pairs (fixed partnerships) until its first round is drawn",
     description=(
-        "`balanced`: fewest repeated partners over the event, then opponents; `swiss`: by the standings so far; "
-        "`random`; `manual`: the director's `seating`. The seed is stored: the same seed draws the same round. "
-        "While the last round's tables are open the draw is a 409 (`round.tables_open`) unless `close_open`. "
-        f"With an `{IDEMPOTENCY_HEADER}` header a retry returns the round drawn the first time."
+        "For a fixed-partnership variant at tables of four: each pair sits as partners (seats 1 + 3 or 2 + 4) every "
+        "round. Checked as at creation: every player checked in in exactly one pair (a 400 naming `pairs`). Once a "
+        "round is drawn the pairs are what it seated: a 409, `event.pairs_drawn`. "
+        f"With an `{IDEMPOTENCY_HEADER}` header a retry answers as the first call did."
     ),
-    request=RoundDrawSerializer,
-    examples=[OpenApiExample("balanced", value={"draw": "balanced"}, request_only=True)],
-    responses={201: RoundDrawnSerializer, **WRITE_ERRORS},
+    request=EventPairsSerializer,
+    examples=[OpenApiExample("two pairs", value=PAIRS_EXAMPLE, request_only=True)],
+    responses={200: EventSerializer, **WRITE_ERRORS},
 )
-@api_endpoint("POST", service_keyed=True)
-def event_rounds(request: Request, event_id: int) -> Response:
+@api_endpoint("POST")
+def event_pairs(request: Request, event_id: int) -> Response:
     membership, event = get_event_for_user(request.user, event_id)
     policy.deny_unless(policy.may_direct(membership.role))
-    body = body_no_nulls(request, RoundDrawSerializer)
-    draw = body.get("draw")
-    if draw is None:
-        raise LedgerError.from_rules(RulesError("field.required", field="draw"))
-    if not isinstance(draw, str):
-        raise LedgerError.from_rules(RulesError("value.not_text", field="draw"))
-    close_open = body.get("close_open", False)
-    if not isinstance(close_open, bool):
-        raise LedgerError.from_rules(RulesError("value.not_bool", field="close_open"))
-    seed = _int_arg(body, "seed")
-    if seed is not None and not 0 <= seed < 2**62:
-        raise LedgerError.from_rules(RulesError("value.not_count", field="seed"))
-    key = idempotency_key(request)
-    existed = bool(key) and Round.objects.filter(event=event, client_key=key.strip()).exists()
-    ranking = [row.player.pk for row in selectors.event_standings(event=event).rows] if draw == "swiss" else []
-    with key_errors():
-        made = services.round_draw(
-            event=event,
-            user=request.user,
-            draw=draw,
-            seating=_seating_arg(body.get("seating")),
-            seed=seed,
-            ranking=ranking,
-            close_open=close_open,
-            length_minutes=_int_arg(body, "length_minutes"),
-            client_key=key,
-        )
-    location = reverse("api_event_standings", args=[event.pk], request=request)
-    return _created(_round_body(made), replayed=existed, location=location)
-
-
-@extend_schema(
-    operation_id="event_adjustment_add",
-    tags=["events"],
-    summary="A penalty (罚分) or award on a checked-in player in a round; append-only, with its reason",
-    request=AdjustmentCreateSerializer,
-    examples=[
-        OpenApiExample(
-            "a penalty", value={"player": 1, "kind": "penalty", "amount": 10, "reason": "迟到"}, request_only=True
-        )
-    ],
-    responses={201: AdjustmentSerializer, **WRITE_ERRORS},
-)
-@api_endpoint("POST", service_keyed=True)
-def event_adjustments(request: Request, event_id: int) -> Response:
-    membership, event = get_event_for_user(request.user, event_id)
-    policy.deny_unless(policy.may_direct(membership.role))
-    body = body_no_nulls(request, AdjustmentCreateSerializer)
-    player_id = _int_arg(body, "player")
-    player = Player.objects.filter(club_id=event.club_id, pk=player_id).first() if player_id is not None else None
-    if player is None:
-        raise LedgerError("event.player_not_in", field="player")
-    key = idempotency_key(request)
-    existed = bool(key) and Adjustment.objects.filter(event=event, client_key=key.strip()).exists()
-    with key_errors():
-        made = services.adjustment_add(
-            event=event,
-            user=request.user,
-            player=player,
-            kind=body.get("kind", ""),
-            amount=body.get("amount"),  # type: ignore[arg-type] # the service checks it
-            reason=body.get("reason", ""),
-            round_n=_int_arg(body, "round"),
-            client_key=key,
-        )
-    body_out = {
-        "id": made.pk,
-        "player": player_named(player),
-        "kind": made.kind,
-        "amount": made.amount,
-        "round": made.round.n,
-        "reason": made.reason,
-    }
-    location = reverse("api_event_standings", args=[event.pk], request=request)
-    return _created(body_out, replayed=existed, location=location)
-
-
-@extend_schema(
-    operation_id="event_standings",
-    tags=["events"],
-    summary="The event's standings: the rule stated, each player's total, rank, byes, adjustments and seats, "
-    "and the event's settle-up",
-    responses={200: EventStandingsSerializer, **READ_ERRORS},
-    examples=[OpenApiExample("after one round", value=STANDINGS_EXAMPLE, response_only=True)],
-)
-@api_endpoint("GET")
-def event_standings(request: Request, event_id: int) -> Response:
-    _, event = get_event_for_user(request.user, event_id)
-    standings = selectors.event_standings(event=event)
-    rows = [
-        {
-            "player": player_named(row.player),
-            "rank": row.rank,
-            "total": row.total,
-            "points_total": row.points_total,
-            "tables_total": row.tables_total,
-            "byes": row.byes,
-            "bye_total": row.bye_total,
-            "adjustments_total": row.adjustments_total,
-            "seats": [
-                {
-                    "round": seat.round,
-                    "table": seat.table,
-                    "session": seat.session_id,
-                    "total": seat.total,
-                    "points": seat.points,
-                    "substitute": seat.substitute,
-                    "absent": seat.absent,
-                }
-                for seat in row.seats
-            ],
-        }
-        for row in standings.rows
-    ]
-    settle_up = selectors.event_settle_up(standings=standings)
-    transfers = [
-        {"from": player_named(t.payer), "to": player_named(t.payee), "amount": t.amount} for t in settle_up.transfers
-    ]
-    return Response(
-        {
-            "rule": standings.rule,
-            "unit": standings.unit,
-            "rounds": standings.rounds,
-            "rows": rows,
-            "settle_up": transfers,
-            "unit_value": settle_up.unit_value,
-            "pair_rule": selectors.event_pair_rule(standings=standings) if event.pairs else "",
-            "pairs": [
-                {
-                    "players": [player_named(p) for p in row.players],
-                    "rank": row.rank,
-                    "total": row.total,
-                    "tables_total": row.tables_total,
-                }
-                for row in selectors.event_pair_standings(standings=standings)
-            ],
-            "final": standings.final,
-        }
-    )
+    body = body_no_nulls(request, EventPairsSerializer)
+    if "pairs" not in body:
+        raise LedgerError.from_rules(RulesError("field.required", field="pairs"))
+    pairs = _pairs_arg(event.club_id, body["pairs"])
+    event = services.event_pairs_set(event=event, user=request.user, pairs=pairs)
+    return Response(_event_body(event))

@@ -1,4 +1,4 @@
-"""The API's leagues (seasons): a club's leagues, create one, add an event to it, read its table.
+"""The API's leagues (seasons): a club's leagues, create one, add an event to it or take one out, read its table.
 
 Plain functions over `services/leagues.py` and `selectors/leagues.py`, as `event_views.py` is over the events'.
 """
@@ -59,6 +59,10 @@ class LeagueCreateSerializer(serializers.Serializer):
 
 class LeagueEventAddSerializer(serializers.Serializer):
     event = serializers.IntegerField(min_value=1, help_text="the club's event to count in the league")
+
+
+class LeagueEventRemoveSerializer(serializers.Serializer):
+    event = serializers.IntegerField(min_value=1, help_text="the league's event to take out of it")
 
 
 class LeagueEventSerializer(serializers.Serializer):
@@ -237,6 +241,30 @@ def league_events(request: Request, league_id: int) -> Response:
     if event is None:
         raise LedgerError("league.event_not_found", field="event")
     services.league_event_add(league=league, user=request.user, event=event)
+    return Response(_league_body(league))
+
+
+@extend_schema(
+    operation_id="league_event_remove",
+    tags=["leagues"],
+    summary="Take an event out of the league: the league table no longer counts it",
+    description="An event the league does not count is a 400 naming `event` (`league.event_not_in`). "
+    f"With an `{IDEMPOTENCY_HEADER}` header a retry answers as the first call did.",
+    request=LeagueEventRemoveSerializer,
+    examples=[OpenApiExample("an evening", value={"event": 3}, request_only=True)],
+    responses={200: LeagueSerializer, **WRITE_ERRORS},
+)
+@api_endpoint("POST")
+def league_event_remove(request: Request, league_id: int) -> Response:
+    membership, league = get_league_for_user(request.user, league_id)
+    policy.deny_unless(policy.may_direct(membership.role))
+    body = body_no_nulls(request, LeagueEventRemoveSerializer)
+    if "event" not in body:
+        raise LedgerError.from_rules(RulesError("field.required", field="event"))
+    event = Event.objects.filter(club_id=league.club_id, pk=_int(body["event"], "event")).first()
+    if event is None:
+        raise LedgerError("league.event_not_found", field="event")
+    services.league_event_remove(league=league, user=request.user, event=event)
     return Response(_league_body(league))
 
 

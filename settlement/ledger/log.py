@@ -109,6 +109,8 @@ LEDGER_MESSAGES: Mapping[str, Any] = {
     "event.mixed_sizes_placement": _(
         "placement points are per place at one table size: tables of two sizes rank by the sum of table totals"
     ),
+    "event.pairs_drawn": _("a round has been drawn: the pairs can no longer change"),
+    "league.event_not_in": _("this event does not count in this league"),
 }
 
 

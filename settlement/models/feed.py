@@ -42,6 +42,8 @@ class Change(AppendOnly):
         EVENT_FINISHED = "event.finished", _("event finished")
         EVENT_LATE_ALLOWED = "event.late_allowed", _("late hands allowed or refused")
         EVENT_SUBSTITUTED = "event.substituted", _("a substitute seated")
+        EVENT_PAIRED = "event.paired", _("pairs set")
+        LEAGUE_EVENT_REMOVED = "league.event_removed", _("event removed from a league")
 
     id = models.BigAutoField(primary_key=True)
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+", verbose_name=_("club"))

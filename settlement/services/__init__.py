@@ -37,9 +37,9 @@ from .common import (
     client_key_clean,
     hands_max,
 )
-from .events import event_check_in, event_create, event_player_leave
+from .events import event_check_in, event_create, event_pairs_set, event_player_leave
 from .hands import HandWrite, hand_correct, hand_preview, hand_preview_next, hand_record, hand_void
-from .leagues import league_create, league_event_add
+from .leagues import league_create, league_event_add, league_event_remove
 from .players import player_merge, player_rename
 from .rounds import event_finish, round_draw, round_late_allow
 from .sessions import (
@@ -80,6 +80,7 @@ __all__ = [
     "event_check_in",
     "event_create",
     "event_finish",
+    "event_pairs_set",
     "event_player_leave",
     "hand_correct",
     "hand_preview",
@@ -89,6 +90,7 @@ __all__ = [
     "hands_max",
     "league_create",
     "league_event_add",
+    "league_event_remove",
     "player_merge",
     "player_rename",
     "round_draw",

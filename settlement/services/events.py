@@ -1,4 +1,4 @@
-"""Events: a club's evening or tournament. Create it, check players in, let a player leave.
+"""Events: a club's evening or tournament. Create it, check players in, set its pairs, let a player leave.
 
 Its rounds are drawn in `services/rounds.py` and the director's adjustments added in `services/adjustments.py`;
 the helpers all three share (the event row's lock, the refusal once it is finished, the feed's notes, a
@@ -138,8 +138,9 @@ def event_create(
 def _pairs_resolve(
     *, event: Event, checked: Sequence[EventPlayer], pairs: Sequence[Sequence[Player | str | int]]
 ) -> list[list[int]]:
-    """The pairs named at creation, as player ids: each member a checked-in player (by id or name), checked by the
-    engine (`rules.pairs.pairs_check`); only for a fixed-partnership variant at tables of four."""
+    """The pairs named at creation or set later (`event_pairs_set`), as player ids: each member a checked-in player
+    (by id or name), checked by the engine (`rules.pairs.pairs_check`); only for a fixed-partnership variant at
+    tables of four."""
     rules = VARIANTS[event.variant]
     if not fixed_partnerships(rules):
         raise LedgerError.from_rules(RulesError("pairs.variant", field="pairs"))
@@ -300,6 +301,25 @@ def event_check_in(*, event: Event, user: User, players: Sequence[Player | str])
         checked, made = _check_in(event=event, players=players, joined=event.rounds.count() + 1)
         event_changes_append(event, Change.Kind.EVENT_CHECKED_IN, made=made)
         return checked
+
+
+def event_pairs_set(*, event: Event, user: User, pairs: Sequence[Sequence[Player | str | int]]) -> Event:
+    """Set (or change) a pairs event's pairs after check-in, until the first round is drawn: every player checked in
+    and not gone in exactly one pair, checked as at creation (`_pairs_resolve`); none makes the event draw players
+    one by one. Refused once a round is drawn (`event.pairs_drawn`, naming `pairs`): the rounds already seated
+    partners by the pairs they had, and the pair standings add those seats up."""
+    with transaction.atomic():
+        event = event_lock(event)
+        policy.require_direct(user=user, club_id=event.club_id)
+        event_refuse_finished(event)
+        if event.rounds.exists():
+            raise LedgerError("event.pairs_drawn", field="pairs")
+        # Before the first draw a player who left has `left` 0: they are drawn in no round, so need no partner.
+        checked = list(EventPlayer.objects.filter(event=event, left__isnull=True).select_related("player"))
+        event.pairs = _pairs_resolve(event=event, checked=checked, pairs=pairs) if pairs else []
+        event.save(update_fields=["pairs"])
+        event_changes_append(event, Change.Kind.EVENT_PAIRED)
+        return event
 
 
 def _check_in(*, event: Event, players: Sequence[Player | str], joined: int) -> tuple[list[EventPlayer], list[Player]]:

@@ -1,4 +1,5 @@
-"""Leagues (seasons): a club's named series of events with a league table. Create one, add an event to it.
+"""Leagues (seasons): a club's named series of events with a league table. Create one, add an event to it, take
+one out.
 
 A league counts in one family unit (分, 注, 档 or 级); an event of another unit, or one ranked by placement
 points, is refused (`services.events.event_league_refuse`). Every write needs a director (`policy.may_direct`)
@@ -96,6 +97,22 @@ def league_event_add(*, league: League, user: User, event: Event) -> Event:
             return event
         _event_add(league=league, event=event, field="event")
         note = ChangeNote(kind=Change.Kind.LEAGUE_EVENT_ADDED, object_id=league.pk, number=event.pk)
+        changes_append(club_id=league.club_id, notes=[note])
+        return event
+
+
+def league_event_remove(*, league: League, user: User, event: Event) -> Event:
+    """Take an event out of the league: the league table no longer counts it (it is read from the events the league
+    has, `selectors.league_standings`, so nothing else changes). Refused when the event is not in this league
+    (`league.event_not_in`, naming `event`)."""
+    with transaction.atomic():
+        policy.require_direct(user=user, club_id=league.club_id)
+        event = Event.objects.select_for_update(of=("self",)).get(pk=event.pk)
+        if event.league_id != league.pk:
+            raise LedgerError("league.event_not_in", field="event")
+        event.league = None
+        event.save(update_fields=["league"])
+        note = ChangeNote(kind=Change.Kind.LEAGUE_EVENT_REMOVED, object_id=league.pk, number=event.pk)
         changes_append(club_id=league.club_id, notes=[note])
         return event
 

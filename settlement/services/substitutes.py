@@ -1,6 +1,7 @@
 """A substitute playing a seat for a round: the director names the absent player and the substitute (a club
 player or a guest's name) for a round; the absent player's table seat then names the substitute, and whose result
-the seat is the event says (`Event.substitute_result`: the absent player's, by default, or the substitute's)."""
+the seat is the event says (`Event.substitute_result`: the absent player's, by default, or the substitute's); the
+club's ratings count the seat's games for the substitute, who played them."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django.utils import timezone
 
 from .. import policy
 from ..ledger import LedgerError
+from ..ledger.ratings import ratings_rebuild
 from ..models import Change, Event, EventPlayer, GameRow, Player, Session, SessionSeat, SettlementRow, Substitute
 from ..rules.base import RulesError
 from .common import User, client_key_clean, request_digest, sessions_bump
@@ -68,6 +70,12 @@ def substitute_seat(
         SessionSeat.objects.filter(**session_seat).update(player=player)
         SettlementRow.objects.filter(**session_seat).update(player=player)
         GameRow.objects.filter(**session_seat).update(player=player)
+        # The club's ratings follow who played the seat, the substitute, whatever the event's `substitute_result`:
+        # a rating measures a player by the games they played (their partner's, their opponents' too), while
+        # `substitute_result` only says whose result the seat is in the event's standings. The ratings are derived
+        # from the game rows just renamed, so they are rebuilt from this session on (games rated before the
+        # substitute was named still stood on the absent player).
+        ratings_rebuild(session=seat.session)
         sessions_bump(Session.objects.filter(pk=seat.session_id), updated_at=timezone.now())
         made_row = Substitute.objects.create(
             event=event,

@@ -1,5 +1,6 @@
 """The director's event pages: a club's events, a new event, and the event page (check-in, late arrivals and
-leaving, the draw, each round's seating and tables' progress, the standings with the director's adjustments).
+leaving, the pairs before the first draw, the draw, each round's seating and tables' progress, the standings with
+the director's adjustments).
 
 Every lookup goes through `_get_event_for_user` (another club's event is a 404); a viewer's write is a 403. The
 services write, the selectors read; a refusal is shown on the form's field it names, in the reader's language.
@@ -26,7 +27,7 @@ from ..rules.entry import options_spec
 from ..rules.registry import VARIANTS
 from ..scoping import get_event_for_user, get_membership_for_user, request_lang
 from ..selectors import event_pages
-from .forms.event import AdjustmentForm, CheckInForm, DrawForm, EventNewForm, LeaveForm
+from .forms.event import AdjustmentForm, CheckInForm, DrawForm, EventNewForm, LeaveForm, PairsForm
 from .forms.event_ops import SubstituteForm
 
 
@@ -62,6 +63,12 @@ def event_list(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "settlement/event_list.html", ctx)
 
 
+def _pairs_open(event: Event, rounds: Any) -> bool:
+    """The pairs may be set: a fixed-partnership variant at tables of four only, before the first draw."""
+    rules = VARIANTS[event.variant]
+    return fixed_partnerships(rules) and event.table_size == 4 and not event.mixed_sizes and not rounds
+
+
 def _director(membership: Membership) -> dict[str, bool]:
     return {"can_direct": policy.may_direct(membership.role)}
 
@@ -84,6 +91,7 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
         "presets": [(p.key, p.label) for p in spec.presets],
         "counts": sorted(rules.player_counts),
         "pairs": fixed_partnerships(rules) and 4 in rules.player_counts,
+        "leagues": selectors.club_leagues(club=club),
     }
     if request.method == "POST":
         form = EventNewForm(request.POST, **form_args)
@@ -105,6 +113,11 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
                     client_key=data["client_key"],
                     mixed_sizes=data.get("mixed_sizes", False),
                     pairs=data.get("pairs") or [],
+                    ranking=data["ranking"],
+                    placement_points=data["placement_points"],
+                    late_hands=data["late_hands"],
+                    substitute_result=data["substitute_result"],
+                    league=data.get("league"),
                 )
             except LedgerError as error:
                 form.add_error(_field(form, error), error.message(request_lang()))
@@ -135,6 +148,8 @@ def _detail(request: HttpRequest, membership: Membership, event: Event, **forms:
             choices=[(e.player_id, e.player.name) for e in entries], initial={"round_n": len(rounds) or None}
         ),
     }
+    if _pairs_open(event, rounds):
+        defaults["pairs_form"] = PairsForm(entries=entries, pairs=event.pairs)
     return {
         "club": club,
         "membership": membership,
@@ -194,6 +209,22 @@ def event_check_in(request: HttpRequest, slug: str, event_id: int) -> HttpRespon
         else:
             return _back(event, "players")
     return _refused(request, membership, event, "check_in_form", form)
+
+
+@login_required
+@require_POST
+def event_pairs(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    """The pairs chosen (each player's partner), until the first round is drawn."""
+    membership, event = _director_event(request, slug, event_id)
+    form = PairsForm(request.POST, entries=event_pages.event_players(event=event))
+    if form.is_valid():
+        try:
+            services.event_pairs_set(event=event, user=request.user, pairs=form.pairs())
+        except LedgerError as error:
+            form.add_error(form.field_of(error.params.get("player")), error.message(request_lang()))
+        else:
+            return _back(event, "pairs")
+    return _refused(request, membership, event, "pairs_form", form)
 
 
 @login_required

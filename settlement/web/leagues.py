@@ -1,5 +1,6 @@
 """The league pages: a club's leagues, a new league, the league page (its rule, events, table and each player's
-history) and the director's "add an event to this league".
+history) and the director's "add an event to this league" and "take it out" (asked once, on a page of its own, so
+no script is needed).
 
 Every lookup goes through `_get_league_for_user` (another club's league is a 404); a viewer's write is a 403. A
 refusal is shown on the form's field it names, in the reader's language.
@@ -13,13 +14,14 @@ from django.contrib.auth.decorators import login_required
 from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from .. import policy, selectors, services
 from ..ledger import LedgerError
 from ..models import Event, League, Membership
 from ..scoping import get_league_for_user, get_membership_for_user, request_lang
-from .forms.league import LeagueEventForm, LeagueNewForm
+from .forms.league import LeagueEventForm, LeagueEventRemoveForm, LeagueNewForm
 
 
 def _get_league_for_user(request: HttpRequest, slug: str, league_id: int) -> tuple[Membership, League]:
@@ -129,3 +131,22 @@ def league_event_add(request: HttpRequest, slug: str, league_id: int) -> HttpRes
             return redirect("league_detail", slug=slug, league_id=league.pk)
     ctx = _detail(membership, league, add_form=form)
     return render(request, "settlement/league_detail.html", ctx, status=400)
+
+
+@login_required
+@require_POST
+def league_event_remove(request: HttpRequest, slug: str, league_id: int) -> HttpResponse:
+    """An event's "take it out" button asks once (the event named, what changes); its confirmation takes it out."""
+    membership, league = _get_league_for_user(request, slug, league_id)
+    policy.deny_unless(policy.may_direct(membership.role))
+    form = LeagueEventRemoveForm(request.POST, events=Event.objects.filter(club_id=league.club_id))
+    if form.is_valid() and form.cleaned_data["confirm"]:
+        try:
+            services.league_event_remove(league=league, user=request.user, event=form.cleaned_data["event"])
+        except LedgerError as error:
+            form.add_error("event", error.message(request_lang()))
+        else:
+            return redirect(reverse("league_detail", args=[slug, league.pk]) + "#events")
+    event = form.cleaned_data.get("event") if form.is_valid() else None
+    ctx = {"club": membership.club, "membership": membership, "league": league, "form": form, "event": event}
+    return render(request, "settlement/league_event_remove.html", ctx, status=400 if form.errors else 200)

@@ -1,5 +1,5 @@
-"""A pairs event through the API: pairs named at creation sit as partners every round; standings per pair;
-refusals naming `pairs`."""
+"""A pairs event through the API: pairs named at creation, or set after check-in until the first draw, sit as
+partners every round; standings per pair; refusals naming `pairs`."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import pytest
 
 from settlement.models import Event
 from tests.factories import BENXI_EXAMPLE
+
+from .conftest import assert_error
 
 pytestmark = pytest.mark.django_db
 
@@ -68,3 +70,60 @@ def test_pairs_that_cannot_be_are_a_400_naming_pairs(table, fields, message):
     assert refused.json()["field"].startswith("pairs")
     assert message in refused.json()["message"]
     assert not Event.objects.exists()
+
+
+# --- the pairs set after check-in: POST /api/v1/events/{id}/pairs/ ---
+
+
+def _plain(table):
+    """An event of the eight players, created without pairs: its id and each player's id by name."""
+    created = _create(table, pairs=[])
+    assert created.status_code == 201, created.json()
+    event = created.json()
+    return event["id"], {p["name"]: p["id"] for p in event["players"]}
+
+
+def test_pairs_set_after_check_in_answer_the_event_with_them_by_id_or_name(table):
+    event, ids = _plain(table)
+    body = {"pairs": [[ids["甲"], ids["乙"]], ["丙", "丁"], [ids["戊"], "己"], ["庚", "辛"]]}
+    answer = table.client("owner").post(f"/api/v1/events/{event}/pairs/", body, format="json")
+    assert answer.status_code == 200, answer.json()
+    assert {frozenset(p["name"] for p in pair) for pair in answer.json()["pairs"]} == {
+        frozenset(pair) for pair in PAIRS
+    }
+    drawn = table.client("owner").post(f"/api/v1/events/{event}/rounds/", {"draw": "random"}, format="json").json()
+    for t in drawn["tables"]:
+        names = [p["name"] for p in t["players"]]
+        assert {frozenset((names[0], names[2])), frozenset((names[1], names[3]))} <= {frozenset(p) for p in PAIRS}
+
+
+def test_pairs_after_a_round_is_drawn_are_a_409_naming_pairs(table):
+    created = _create(table).json()
+    client = table.client("owner")
+    assert client.post(f"/api/v1/events/{created['id']}/rounds/", {"draw": "random"}, format="json").status_code == 201
+    refused = client.post(f"/api/v1/events/{created['id']}/pairs/", {"pairs": []}, format="json")
+    assert_error(refused, 409, "event.pairs_drawn", field="pairs")
+    assert len(Event.objects.get().pairs) == 4
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({}, "field.required"),
+        ({"pairs": None}, "value.not_list"),
+        ({"pairs": [["甲", "乙"], ["丙", "丁"], ["戊", "己"]]}, "pairs.unpaired"),
+        ({"pairs": [["甲", 999999], ["丙", "丁"], ["戊", "己"], ["庚", "辛"]]}, "player.not_found"),
+    ],
+)
+def test_pairs_that_cannot_be_set_are_a_400_naming_pairs(table, body, code):
+    event, _ = _plain(table)
+    refused = table.client("owner").post(f"/api/v1/events/{event}/pairs/", body, format="json")
+    assert_error(refused, 400, code, field="pairs")
+    assert Event.objects.get().pairs == []
+
+
+def test_a_viewer_cannot_set_the_pairs(table):
+    event, _ = _plain(table)
+    refused = table.client("viewer").post(f"/api/v1/events/{event}/pairs/", {"pairs": PAIRS}, format="json")
+    assert refused.status_code == 403
+    assert Event.objects.get().pairs == []

@@ -86,6 +86,18 @@ def _league_event(table: Table) -> tuple[str, dict[str, Any], dict[str, Any]]:
     return f"/api/v1/leagues/{league['id']}/events/", {"event": first.pk}, {"event": second.pk}
 
 
+def _league_event_out(table: Table) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    first, second = (
+        services.event_create(club=table.club, user=table.owner, name=n, variant="baifen.benxi") for n in "甲乙"
+    )
+    league = services.league_create(club=table.club, user=table.owner, name="冬季联赛", events=[first, second])
+    return f"/api/v1/leagues/{league.pk}/events/remove/", {"event": first.pk}, {"event": second.pk}
+
+
+PAIRS = [[f"P{i}", f"P{i + 1}"] for i in range(0, 8, 2)]
+OTHER_PAIRS = [[f"P{i}", f"P{i + 2}"] for i in (0, 1, 4, 5)]
+
+
 def _substitute(table: Table) -> tuple[str, dict[str, Any], dict[str, Any]]:
     url = _event(table, drawn=True)
     absent = Event.objects.get().rounds.get().tables.first().session.seats.first().player_id
@@ -129,6 +141,8 @@ WRITES: dict[str, tuple[str, Setup]] = {
         lambda t: ("/api/v1/clubs/laonian/leagues/", LEAGUE, {**LEAGUE, "name": "夏季联赛"}),
     ),
     "league_event_add": ("post", _league_event),
+    "league_event_remove": ("post", _league_event_out),
+    "event_pairs_set": ("post", lambda t: (_event(t) + "pairs/", {"pairs": PAIRS}, {"pairs": OTHER_PAIRS})),
     "event_substitute_add": ("post", _substitute),
     "event_finish": ("post", lambda t: (_event(t, drawn=True) + "finish/", {"close_open": True}, {})),
     "event_round_late": (
@@ -167,6 +181,7 @@ def _ledger() -> tuple[Any, ...]:
         Adjustment.objects.count(),
         League.objects.count(),
         sorted(Event.objects.values_list("pk", "league")),
+        sorted(Event.objects.values_list("pk", "pairs")),
         Substitute.objects.count(),
         sorted(SessionSeat.objects.values_list("session_id", "seat", "player_id")),
     )

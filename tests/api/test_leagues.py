@@ -127,3 +127,43 @@ def test_a_keyed_create_is_replayed(table):
     assert (first.status_code, again.status_code) == (201, 201)
     assert again["Idempotent-Replayed"] == "true" and again.json()["id"] == first.json()["id"]
     assert League.objects.count() == 1
+
+
+# --- an event taken out: POST /api/v1/leagues/{id}/events/remove/ ---
+
+
+def test_an_event_taken_out_leaves_the_league_and_its_table(table):
+    client = table.client("owner")
+    slug = table.club.slug
+    first, first_totals = _evening(client, slug, "周五晚", BENXI_EXAMPLE[:3])
+    second, _ = _evening(client, slug, "周六晚", BENXI_EXAMPLE[:4])
+    league = client.post(f"/api/v1/clubs/{slug}/leagues/", {"name": "冬", "events": [first, second]}, format="json")
+    league_id = league.json()["id"]
+    removed = client.post(f"/api/v1/leagues/{league_id}/events/remove/", {"event": second}, format="json")
+    assert removed.status_code == 200, removed.json()
+    assert [e["id"] for e in removed.json()["events"]] == [first]
+    body = client.get(f"/api/v1/leagues/{league_id}/standings/").json()
+    assert [e["id"] for e in body["events"]] == [first]
+    assert {row["player"]["id"]: row["total"] for row in body["rows"]} == first_totals
+    assert Event.objects.get(pk=second).league_id is None
+
+
+def test_taking_out_an_event_not_in_the_league_is_a_400_naming_event(table):
+    client = table.client("owner")
+    league = client.post("/api/v1/clubs/laonian/leagues/", {"name": "冬", "unit": "分"}, format="json").json()
+    event = _event(client, "laonian", "晚")
+    url = f"/api/v1/leagues/{league['id']}/events/remove/"
+    assert_error(client.post(url, {"event": event}, format="json"), 400, "league.event_not_in", field="event")
+    assert_error(client.post(url, {"event": 99999}, format="json"), 400, "league.event_not_found", field="event")
+    assert_error(client.post(url, {}, format="json"), 400, "field.required", field="event")
+    assert_error(client.post(url, {"event": None}, format="json"), 400, "value.not_integer", field="event")
+
+
+def test_a_viewer_may_not_take_an_event_out(table):
+    owner = table.client("owner")
+    event = _event(owner, "laonian", "晚")
+    league = owner.post("/api/v1/clubs/laonian/leagues/", {"name": "冬", "events": [event]}, format="json").json()
+    url = f"/api/v1/leagues/{league['id']}/events/remove/"
+    assert table.client("viewer").post(url, {"event": event}, format="json").status_code == 403
+    assert table.client("outsider").post(url, {"event": event}, format="json").status_code == 404
+    assert Event.objects.get(pk=event).league_id == league["id"]

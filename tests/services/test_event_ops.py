@@ -8,7 +8,8 @@ from django.core.exceptions import PermissionDenied
 
 from settlement import selectors, services
 from settlement.ledger import LedgerError
-from settlement.models import Change, Event, Role, Session
+from settlement.ledger.ratings import ratings_verify
+from settlement.models import Change, Event, RatingRow, Role, Session
 from settlement.rules.draws import Seating
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, record_hands
 
@@ -223,3 +224,37 @@ def test_a_substitute_in_a_finished_event_is_refused(club, owner):
     with pytest.raises(LedgerError) as refused:
         services.substitute_seat(event=event, user=owner, round_n=1, absent=absent, substitute="李娜")
     assert (refused.value.code, refused.value.field) == ("event.finished", "event")
+
+
+# --- a substitute and the club's ratings ---
+# The 本溪 example's first four hands end 盘 1, seats 1 + 3 winning it (tests/factories.py). At table 1 (P0 P1 P2 P3
+# in seat order) P1 is absent and 李娜 plays seat 1: the game's winners are 李娜 and P3, all four fresh, so each
+# rating is tests/ledger/test_ratings.py's two against two, worked by hand there.
+WIN_2V2 = (26.964295, 8.177963)
+LOSE_2V2 = (23.035705, 8.177963)
+
+
+@pytest.mark.parametrize("result", ["absent", "substitute"])
+@pytest.mark.parametrize("named", ["after the game", "before the game"])
+def test_the_ratings_count_the_seat_s_game_for_the_substitute_who_played_it(club, owner, result, named):
+    event = _event(club, owner, substitute_result=result)
+    _manual(event, owner, [(0, 1, 2, 3), (4, 5, 6, 7)])
+    absent = event.players.order_by("id")[1].player
+    session = event.rounds.get().tables.get(number=1).session
+    if named == "after the game":
+        record_hands(session, owner, BENXI_EXAMPLE[:4])
+    services.substitute_seat(event=event, user=owner, round_n=1, absent=absent, substitute="李娜")
+    if named == "before the game":
+        record_hands(session, owner, BENXI_EXAMPLE[:4])
+    rated = {
+        row.player.name: (row.rank, row.mu, row.sigma)
+        for row in RatingRow.objects.filter(session=session).select_related("player")
+    }
+    assert set(rated) == {"P0", "李娜", "P2", "P3"}
+    for name in ("李娜", "P3"):
+        assert rated[name][0] == 1 and rated[name][1:] == pytest.approx(WIN_2V2, abs=1e-5)
+    for name in ("P0", "P2"):
+        assert rated[name][0] == 2 and rated[name][1:] == pytest.approx(LOSE_2V2, abs=1e-5)
+    assert not RatingRow.objects.filter(player=absent).exists()
+    # The stored ratings are what a rebuild from the start computes (`ledger_verify`).
+    assert ratings_verify(club=club) == []

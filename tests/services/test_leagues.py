@@ -203,3 +203,49 @@ def test_the_league_table_reads_eight_queries_whatever_the_events(club, owner, c
     with django_assert_num_queries(8):
         standings = league_standings(league=league)
     assert len(standings.events) == count
+
+
+# --- an event taken out of a league ---
+
+
+def test_an_event_taken_out_no_longer_counts_in_the_table(club, owner):
+    league, events = _season(club, owner)
+    services.league_event_remove(league=league, user=owner, event=events[2])
+    # RESULTS without E3: A 10 + 2, B 5 + 8, C −3 + 6, D 0 − 1; E played E3 only and leaves the table.
+    assert _table(league) == [("B", 13, 1), ("A", 12, 2), ("C", 3, 3), ("D", -1, 4)]
+    events[2].refresh_from_db()
+    assert events[2].league_id is None
+    # Free again: another league may take it.
+    other = services.league_create(club=club, user=owner, name="春季联赛", unit="分")
+    assert services.league_event_add(league=other, user=owner, event=events[2]).league_id == other.pk
+
+
+def test_taking_out_an_event_the_league_does_not_count_is_refused_naming_event(club, owner):
+    league, events = _season(club, owner)
+    other = services.league_create(club=club, user=owner, name="春季联赛", unit="分")
+    free = services.event_create(club=club, user=owner, name="空", variant="baifen.benxi")
+    changes = Change.objects.count()
+    for event in (free, events[0]):
+        with pytest.raises(LedgerError) as refused:
+            services.league_event_remove(league=other, user=owner, event=event)
+        assert (refused.value.code, refused.value.field) == ("league.event_not_in", "event")
+        assert "does not count" in refused.value.message("en")
+    assert Change.objects.count() == changes
+    events[0].refresh_from_db()
+    assert events[0].league_id == league.pk
+
+
+def test_taking_an_event_out_notes_the_feed(club, owner):
+    league, events = _season(club, owner)
+    services.league_event_remove(league=league, user=owner, event=events[0])
+    last = Change.objects.filter(club=club).order_by("pk").last()
+    assert (last.kind, last.object_id, last.number) == ("league.event_removed", league.pk, events[0].pk)
+
+
+@pytest.mark.parametrize("role", [Role.VIEWER])
+def test_only_a_director_takes_an_event_out(club, owner, role):
+    league, events = _season(club, owner)
+    with pytest.raises(PermissionDenied):
+        services.league_event_remove(league=league, user=make_member(club, role), event=events[0])
+    events[0].refresh_from_db()
+    assert events[0].league_id == league.pk

@@ -1,5 +1,6 @@
 """The league pages: the club's leagues, a new league, the league page (its rule, events, table and each player's
-history) and the director's "add an event"; in both languages, refusals on the field they name, without JavaScript."""
+history) and the director's "add an event" and "take it out"; in both languages, refusals on the field they name,
+without JavaScript."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from django.urls import reverse
 
 from settlement import services
 from settlement.models import Event, League, Role
+from settlement.selectors.leagues import league_standings
 from tests.factories import make_club, make_member
 
 pytestmark = pytest.mark.django_db
@@ -138,3 +140,63 @@ def test_an_event_page_s_add_to_a_league_offers_that_event_on_each_league_s_page
     assert detail in leagues
     offered = client.get(detail).content.decode()
     assert f'<option value="{event.pk}" selected>' in offered
+
+
+# --- an event taken out of a league: a button per event, asked once on a page of its own ---
+
+
+def _two_evenings(club, owner):
+    first = _evening(club, owner, 4, {"A": 5, "B": 2, "C": 1, "D": 1})
+    second = _evening(club, owner, 11, {"A": 1, "B": 8, "C": 1, "D": 1})
+    league = services.league_create(club=club, user=owner, name="冬季联赛", events=[first, second])
+    return league, first, second
+
+
+@pytest.mark.parametrize(
+    ("lang", "button", "question"),
+    [
+        ("zh-hans", "移出联赛…", "把活动移出联赛？"),
+        ("en", "Take out of the league…", "Take the event out of the league?"),
+    ],
+)
+def test_taking_an_event_out_asks_once_then_the_table_no_longer_counts_it(client, club, owner, lang, button, question):
+    league, _, second = _two_evenings(club, owner)
+    _login(client, owner, lang)
+    page = client.get(reverse("league_detail", args=[club.slug, league.pk])).content.decode()
+    assert page.count(button) == 2
+    url = reverse("league_event_remove", args=[club.slug, league.pk])
+    asked = client.post(url, {"event": str(second.pk)})
+    text = asked.content.decode()
+    assert asked.status_code == 200 and question in text and "11 号晚" in text and 'name="confirm"' in text
+    assert Event.objects.get(pk=second.pk).league_id == league.pk  # asked, not yet taken out
+    done = client.post(url, {"event": str(second.pk), "confirm": "on"})
+    assert done.status_code == 302 and done["Location"].endswith("#events")
+    assert Event.objects.get(pk=second.pk).league_id is None
+    # The table: A 5, B 2 (the first evening's awards alone), where both evenings made A 6 and B 10.
+    table = client.get(reverse("league_detail", args=[club.slug, league.pk])).content.decode()
+    assert page.count(button) == 2 and table.count(button) == 1
+    assert [(row.player.name, row.total) for row in league_standings(league=league).rows][:2] == [("A", 5), ("B", 2)]
+
+
+def test_taking_out_an_event_not_in_the_league_is_refused_on_the_page(client, club, owner):
+    league, _, _ = _two_evenings(club, owner)
+    free = services.event_create(club=club, user=owner, name="空", variant="baifen.benxi")
+    _login(client, owner, "en")
+    url = reverse("league_event_remove", args=[club.slug, league.pk])
+    refused = client.post(url, {"event": str(free.pk), "confirm": "on"})
+    assert refused.status_code == 400
+    assert "this event does not count in this league" in refused.content.decode()
+    elsewhere = client.post(url, {"event": "999999", "confirm": "on"})
+    assert elsewhere.status_code == 400
+    assert Event.objects.filter(league=league).count() == 2
+
+
+def test_a_viewer_sees_no_take_out_button_and_may_not_take_an_event_out(client, club, owner):
+    league, first, _ = _two_evenings(club, owner)
+    viewer = make_member(club, Role.VIEWER)
+    page = _login(client, viewer, "en").get(reverse("league_detail", args=[club.slug, league.pk])).content.decode()
+    assert "Take out of the league" not in page
+    url = reverse("league_event_remove", args=[club.slug, league.pk])
+    assert client.post(url, {"event": str(first.pk), "confirm": "on"}).status_code == 403
+    assert client.get(url).status_code == 405
+    assert Event.objects.get(pk=first.pk).league_id == league.pk

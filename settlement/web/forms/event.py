@@ -1,5 +1,6 @@
-"""The director's event forms: a new event, players checked in, a round's draw (manual also as a CSV upload) and
-an adjustment. They parse what was typed; the services decide (and their refusals land on the field they name).
+"""The director's event forms: a new event, players checked in, the pairs, a round's draw (manual also as a CSV
+upload) and an adjustment. They parse what was typed; the services decide (and their refusals land on the field
+they name).
 """
 
 from __future__ import annotations
@@ -7,13 +8,14 @@ from __future__ import annotations
 import csv
 import io
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from ...models import Adjustment, Event, EventPlayer, Player
+from ...models import Adjustment, Event, EventPlayer, League, Player
 from ...rules.draws import DrawMethod, Seating
 from ...services.events import ADJUSTMENT_MAX, EVENT_NAME_MAX
 
@@ -26,6 +28,18 @@ BYES = (
     (Event.Bye.FIGURE, _("a figure stated below")),
 )
 KINDS = ((Adjustment.Kind.PENALTY, _("Penalty")), (Adjustment.Kind.AWARD, _("Award")))
+RANKINGS = (
+    (Event.Ranking.SUM, _("the sum of each player's table totals")),
+    (Event.Ranking.PLACEMENT, _("placement points at each table")),
+)
+LATE_HANDS = (
+    (Event.LateHands.COUNTED, _("counts as any hand")),
+    (Event.LateHands.REFUSED, _("is refused, unless the director allows that round's late hands")),
+)
+SUBSTITUTE_RESULTS = (
+    (Event.SubstituteResult.ABSENT, _("the absent player")),
+    (Event.SubstituteResult.SUBSTITUTE, _("the substitute")),
+)
 
 DRAWS = (
     (DrawMethod.RANDOM, _("random: a seeded shuffle")),
@@ -77,7 +91,7 @@ class EventNewForm(_Players):
     """Name, date, venue, preset, table size, how a bye counts and the players checked in."""
 
     name = forms.CharField(label=_("Name"), max_length=EVENT_NAME_MAX)
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     venue = forms.CharField(label=_("Venue"), max_length=100, required=False)
     preset = forms.ChoiceField(label=_("Preset"), required=False)
     table_size = forms.TypedChoiceField(label=_("Players at a table"), coerce=int)
@@ -103,6 +117,44 @@ class EventNewForm(_Players):
         help_text=_("Only when a round sat out counts a stated figure."),
     )
 
+    ranking = forms.ChoiceField(
+        required=False,
+        label=_("The standings rank by"),
+        choices=RANKINGS,
+        initial=Event.Ranking.SUM,
+        widget=forms.RadioSelect,
+    )
+    placement_points = forms.CharField(
+        label=_("Placement points"),
+        required=False,
+        max_length=200,
+        help_text=_(
+            "Only with placement points: a figure per place, best first, separated by commas "
+            "(empty: 4, 2, 1, 0 at a table of four, else n − 1 … 0)."
+        ),
+    )
+    late_hands = forms.ChoiceField(
+        required=False,
+        label=_("A hand recorded after a round's time is up"),
+        choices=LATE_HANDS,
+        initial=Event.LateHands.COUNTED,
+        widget=forms.RadioSelect,
+    )
+    substitute_result = forms.ChoiceField(
+        required=False,
+        label=_("A substitute's seat counts for"),
+        choices=SUBSTITUTE_RESULTS,
+        initial=Event.SubstituteResult.ABSENT,
+        widget=forms.RadioSelect,
+    )
+    league = forms.ModelChoiceField(
+        label=_("League"),
+        queryset=League.objects.none(),
+        required=False,
+        empty_label=_("none"),
+        help_text=_("The club's league the event counts in (in the league's unit, ranked by the sum)."),
+    )
+
     field_order = (
         "name",
         "date",
@@ -113,16 +165,31 @@ class EventNewForm(_Players):
         "pairs",
         "bye",
         "bye_figure",
+        "ranking",
+        "placement_points",
+        "late_hands",
+        "substitute_result",
+        "league",
         "members",
         "guests",
     )
 
     def __init__(
-        self, *args: Any, presets: list[tuple[str, str]], counts: list[int], pairs: bool = False, **kwargs: Any
+        self,
+        *args: Any,
+        presets: list[tuple[str, str]],
+        counts: list[int],
+        pairs: bool = False,
+        leagues: QuerySet[League] | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         if not pairs:
             del self.fields["pairs"]
+        if leagues is None or not leagues.exists():
+            del self.fields["league"]
+        else:
+            self.fields["league"].queryset = leagues
         self.fields["preset"].choices = presets or [("", "-")]
         self.fields["table_size"].choices = [(n, str(n)) for n in counts]
         if len(counts) == 2:
@@ -141,6 +208,27 @@ class EventNewForm(_Players):
                 raise forms.ValidationError(_("Each line is one pair: two names separated by a comma."))
         return pairs
 
+    # Left out (a form posted before these options were on it), each is the event's default.
+    def clean_ranking(self) -> str:
+        return self.cleaned_data.get("ranking") or Event.Ranking.SUM
+
+    def clean_late_hands(self) -> str:
+        return self.cleaned_data.get("late_hands") or Event.LateHands.COUNTED
+
+    def clean_substitute_result(self) -> str:
+        return self.cleaned_data.get("substitute_result") or Event.SubstituteResult.ABSENT
+
+    def clean_placement_points(self) -> list[int] | None:
+        """The figures typed, or None (the service's default for the table size); the service checks them."""
+        text = (self.cleaned_data.get("placement_points") or "").replace("，", ",").replace("、", ",")
+        cells = [cell.strip() for cell in text.split(",") if cell.strip()]
+        if not cells:
+            return None
+        try:
+            return [int(cell.replace("−", "-")) for cell in cells]
+        except ValueError as error:
+            raise forms.ValidationError(_("Whole numbers separated by commas.")) from error
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if data.get("bye") == Event.Bye.FIGURE and data.get("bye_figure") is None:
@@ -156,6 +244,43 @@ class CheckInForm(_Players):
         if not self.errors and not data.get("members") and not data.get("guests"):
             self.add_error("members", _("Pick a player or type a guest's name."))
         return data
+
+
+class PairsForm(forms.Form):
+    """A pairs event's pairs: each player checked in (and not gone) chooses a partner; one of the two choosing is
+    enough. The service checks the pairs (a player in two, a player left without a partner)."""
+
+    def __init__(
+        self, *args: Any, entries: list[EventPlayer], pairs: Sequence[Sequence[int]] = (), **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.playing = [e for e in entries if e.left is None]
+        partner = {a: b for a, b in pairs} | {b: a for a, b in pairs}
+        for entry in self.playing:
+            others = [(e.player_id, e.player.name) for e in self.playing if e.player_id != entry.player_id]
+            self.fields[f"partner_{entry.player_id}"] = forms.TypedChoiceField(
+                label=_("%(name)s's partner") % {"name": entry.player.name},
+                choices=[("", "—"), *others],
+                coerce=int,
+                empty_value=None,
+                required=False,
+                initial=partner.get(entry.player_id),
+            )
+
+    def pairs(self) -> list[list[int]]:
+        """The pairs chosen, each once (A choosing B and B choosing A is one pair), as player ids."""
+        found: list[list[int]] = []
+        for entry in self.playing:
+            other = self.cleaned_data.get(f"partner_{entry.player_id}")
+            pair = sorted((entry.player_id, other)) if other is not None else None
+            if pair is not None and pair not in found:
+                found.append(pair)
+        return found
+
+    def field_of(self, name: Any) -> str | None:
+        """The field of the player a refusal names (by name), else None: the whole form."""
+        entry = next((e for e in self.playing if e.player.name == name), None)
+        return f"partner_{entry.player_id}" if entry is not None else None
 
 
 class LeaveForm(forms.Form):

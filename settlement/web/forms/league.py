@@ -1,5 +1,5 @@
-"""The director's league forms: a new league, an event added to one. They parse what was typed; the services
-decide (and their refusals land on the field they name)."""
+"""The director's league forms: a new league, an event added to one or taken out. They parse what was typed; the
+services decide (and their refusals land on the field they name)."""
 
 from __future__ import annotations
 
@@ -55,6 +55,18 @@ class LeagueNewForm(forms.Form):
 
 class LeagueEventForm(forms.Form):
     event = _EventChoice(label=_("Event"), queryset=Event.objects.none())
+
+    def __init__(self, *args: Any, events: QuerySet[Event], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["event"].queryset = events
+
+
+class LeagueEventRemoveForm(forms.Form):
+    """An event taken out of the league: the league page's button asks (no `confirm`), the question's button takes
+    it out (`confirm`)."""
+
+    event = _EventChoice(label=_("Event"), queryset=Event.objects.none(), widget=forms.HiddenInput)
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, events: QuerySet[Event], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

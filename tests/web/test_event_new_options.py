@@ -1,0 +1,124 @@
+"""The new-event form offers every event option the API's create takes: whose result a substitute's seat is, late
+hands, the ranking and its placement points, the league; in both languages, refusals on the field they name."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+from settlement import services
+from settlement.models import Event
+
+pytestmark = pytest.mark.django_db
+
+BODY = {"name": "周六赛", "date": "2026-12-05", "preset": "本溪 205", "table_size": "4", "bye": "zero"}
+
+
+def _url(club):
+    return reverse("event_new", args=[club.slug]) + "?variant=baifen.benxi"
+
+
+def _errors(page: str) -> str:
+    """The text of the page's field errors, each with the id naming its field."""
+    return " ".join(part.split("</p>")[0] for part in page.split('class="error" id="')[1:])
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("zh-hans", ["替补的座位算谁的", "缺席的选手", "替补", "超时后记录的一手", "排名方式", "名次分"]),
+        (
+            "en",
+            ["A substitute's seat counts for", "the absent player", "the substitute", "time is up", "Placement points"],
+        ),
+    ],
+)
+def test_the_form_offers_the_event_options_in_both_languages(owner_client, lang, words):
+    client, club, _ = owner_client
+    if lang == "en":
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = html.unescape(client.get(_url(club)).content.decode())
+    for word in words:
+        assert word in page
+    for name in ("substitute_result", "late_hands", "ranking", "placement_points"):
+        assert f'name="{name}"' in page
+    assert 'name="league"' not in page  # the club has no league yet
+
+
+def test_the_options_chosen_are_the_event_s(owner_client):
+    client, club, _ = owner_client
+    body = {
+        **BODY,
+        "guests": "甲\n乙\n丙\n丁",
+        "substitute_result": "substitute",
+        "late_hands": "refused",
+        "ranking": "placement",
+        "placement_points": "5，3, 1, 0",
+    }
+    response = client.post(_url(club), body)
+    assert response.status_code == 302, _errors(response.content.decode())
+    event = Event.objects.get()
+    assert (event.substitute_result, event.late_hands, event.ranking) == ("substitute", "refused", "placement")
+    assert event.placement_points == [5, 3, 1, 0]
+
+
+def test_options_left_out_are_the_event_s_defaults(owner_client):
+    client, club, _ = owner_client
+    assert client.post(_url(club), BODY).status_code == 302
+    event = Event.objects.get()
+    assert (event.substitute_result, event.late_hands, event.ranking) == ("absent", "counted", "sum")
+    assert (event.placement_points, event.league_id) == ([], None)
+
+
+def test_an_event_made_in_a_league_counts_in_it(owner_client):
+    client, club, owner = owner_client
+    league = services.league_create(club=club, user=owner, name="冬季联赛", unit="分")
+    page = client.get(_url(club)).content.decode()
+    assert 'name="league"' in page and "冬季联赛" in page
+    assert client.post(_url(club), {**BODY, "league": league.pk}).status_code == 302
+    assert Event.objects.get().league_id == league.pk
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "message"),
+    [
+        ({"ranking": "placement", "placement_points": "4, 2, x"}, "placement_points", "Whole numbers"),
+        ({"ranking": "placement", "placement_points": "1, 2, 3, 4"}, "placement_points", "never rising"),
+        ({"placement_points": "4, 2, 1, 0"}, "placement_points", "only with placement"),
+        ({"substitute_result": "nobody"}, "substitute_result", "Select a valid choice"),
+        ({"late_hands": "later"}, "late_hands", "Select a valid choice"),
+    ],
+)
+def test_a_bad_option_is_refused_on_its_field(owner_client, change, field, message):
+    client, club, _ = owner_client
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    response = client.post(_url(club), {**BODY, **change})
+    assert response.status_code == 400
+    errors = _errors(response.content.decode())
+    assert f"id_{field}_error" in errors and message in errors
+    assert not Event.objects.exists()
+
+
+def test_a_league_of_another_unit_is_refused_on_the_league_field(owner_client):
+    client, club, owner = owner_client
+    league = services.league_create(club=club, user=owner, name="注联赛", unit="注")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    response = client.post(_url(club), {**BODY, "league": league.pk})
+    assert response.status_code == 400
+    assert "id_league_error" in _errors(response.content.decode())
+    assert not Event.objects.exists()
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_the_date_input_holds_a_date_it_can_read_in_either_language(owner_client, lang):
+    """`<input type="date">` takes only 2026-12-05; zh-Hans' own date format (2026/12/05) left it empty, so the form
+    posted untouched was refused for want of a date."""
+    client, club, _ = owner_client
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    page = client.get(_url(club)).content.decode()
+    (value,) = re.findall(r'<input type="date" name="date" value="([^"]*)"', page)
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", value)
