@@ -47,7 +47,7 @@ def _screen_context(club: Club, event: Event) -> dict[str, Any]:
     settle_up = selectors.event_settle_up(standings=standings)
     # The standings column shows as many rows as the screen holds (the rest are on the event page): the players,
     # fewer beside the pairs and the settle-up.
-    top = (12 if len(tables) <= 4 else 10) - (4 if pair_rows else 0) - (4 if settle_up.zero_sum else 0)
+    top = (12 if len(tables) <= 4 else 10) - (6 if pair_rows else 0) - (4 if settle_up.zero_sum else 0)
     return {
         "screen_club": club,  # not `club`: the big screen has no club navigation
         "event": event,
@@ -56,7 +56,7 @@ def _screen_context(club: Club, event: Event) -> dict[str, Any]:
         "current": current,
         "tables": tables,
         "top": standings.rows[: max(top, 4)],
-        "pair_top": pair_rows[: SCREEN_PAIRS - (2 if settle_up.zero_sum else 0)],
+        "pair_top": pair_rows[: SCREEN_PAIRS - (3 if settle_up.zero_sum else 0)],
         "pair_count": len(pair_rows),
         "settle_up": settle_up,
         "transfers": settle_up.transfers[:SCREEN_TRANSFERS],

@@ -106,7 +106,7 @@ def _clipped(page) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["zh-hans", "en"])
-@pytest.mark.parametrize("kind", ["pairs", "settle-up"])
+@pytest.mark.parametrize("kind", ["pairs", "settle-up", "both"])
 def test_the_big_screen_with_pairs_or_a_settle_up_still_fits_the_room_screens(new_page, live_server, lang, kind):
     club = make_club("东城俱乐部")
     owner = make_member(club)
