@@ -87,3 +87,14 @@ def test_a_finished_events_screen_can_still_be_shared(owner):
     event = _event(club, user)
     services.event_finish(event=event, user=user)
     assert services.event_share_create(event=event, user=user).revoked_at is None
+
+
+def test_making_and_revoking_a_link_cost_a_fixed_number_of_queries(owner, django_assert_num_queries):
+    club, user = owner
+    event = _event(club, user)
+    # The savepoint and its release; the event locked, the director's role, the old link revoked, the new one.
+    with django_assert_num_queries(2 + 4):
+        services.event_share_create(event=event, user=user)
+    # The savepoint and its release; the role, the link revoked.
+    with django_assert_num_queries(2 + 2):
+        services.event_share_revoke(event=event, user=user)
