@@ -59,6 +59,8 @@ urlpatterns = [
     path(event + "rounds/<int:n>/late/", event_ops.event_round_late, name="event_round_late"),
     path(event + "screen/", event_screens.event_screen, name="event_screen"),
     path(event + "screen/live/", event_screens.event_screen_live, name="event_screen_live"),
+    path(event + "share/", event_screens.event_share_create, name="event_share_create"),
+    path(event + "share/revoke/", event_screens.event_share_revoke, name="event_share_revoke"),
     path(event + "rounds/<int:n>/cards/", event_screens.event_cards, name="event_cards"),
     path(event + "results/", event_screens.event_results, name="event_results"),
     path("clubs/<slug:slug>/leagues/", leagues.league_list, name="league_list"),
@@ -91,6 +93,9 @@ urlpatterns = [
     # The read-only table for anyone with the link (no login).
     path("s/<str:token>/", share.share_page, name="share"),
     path("s/<str:token>/live/", share.share_live, name="share_live"),
+    # An event's big screen for a TV in the room, likewise.
+    path("e/<str:token>/", event_screens.event_share_screen, name="event_share"),
+    path("e/<str:token>/live/", event_screens.event_share_live, name="event_share_live"),
     # The table page offline: its service worker (from the root, to control the table) and the app manifest.
     path("sw.js", offline.service_worker, name="service_worker"),
     path("manifest.webmanifest", offline.manifest, name="web_manifest"),

@@ -22,6 +22,7 @@ from settlement.models import (
     Adjustment,
     Event,
     EventPlayer,
+    EventShareLink,
     Hand,
     HandRevision,
     League,
@@ -115,6 +116,7 @@ ROUTES = [
     Row("event_detail", "get", READ),
     Row("event_check_in", "post", WRITE, {"guests": "晚到"}),
     Row("event_leave", "post", WRITE, {}),
+    Row("event_pairs", "post", WRITE, {}),
     Row("event_draw", "post", WRITE, {"draw": "random"}),
     Row("event_adjust", "post", WRITE, {"kind": "penalty", "amount": "5", "reason": "超时"}),
     Row("event_finish", "get", WRITE),
@@ -123,6 +125,8 @@ ROUTES = [
     Row("event_substitute", "post", WRITE, {"round_n": "1", "substitute": "李娜"}),
     Row("event_screen", "get", READ),
     Row("event_screen_live", "get", READ),
+    Row("event_share_create", "post", WRITE, {}),
+    Row("event_share_revoke", "post", WRITE, {}),
     Row("event_cards", "get", READ),
     Row("event_results", "get", READ),
     Row("api_club_leagues", "get", READ),
@@ -132,6 +136,7 @@ ROUTES = [
     Row("league_new", "post", WRITE, {"name": "冬季联赛", "unit": "分", "ranking": "sum"}),
     Row("league_detail", "get", READ),
     Row("league_event_add", "post", WRITE, {"event": "0"}),
+    Row("league_event_remove", "post", WRITE, {"event": "0", "confirm": "on"}),
 ]
 IDS = [f"{row.name}-{row.method}" for row in ROUTES]
 SCOPED = {"slug", "session_id"}
@@ -174,6 +179,7 @@ def world() -> World:
             club=club, user=owner, name=f"周五晚 {key}", variant="baifen.benxi", players=[f"E{i}" for i in range(8)]
         )
         services.round_draw(event=event, user=owner, draw="random", seed=1)  # its round's cards to refuse
+        services.event_share_create(event=event, user=owner)  # so that there is a link to refuse to revoke
         league = services.league_create(club=club, user=owner, name=f"联赛 {key}", unit="分")
         objects[key] = {
             "club": club,
@@ -230,6 +236,7 @@ def _ledger() -> tuple[int, ...]:
         Adjustment.objects.count(),
         League.objects.count(),
         tuple(Event.objects.order_by("pk").values_list("league", flat=True)),
+        tuple(EventShareLink.objects.order_by("pk").values_list("revoked_at", flat=True)),
     )
 
 

@@ -397,7 +397,9 @@ def by_variant(name: str, base: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 # Every field of these is optional and the server takes a call with no body at all: so does the schema.
-BODY_OPTIONAL = frozenset({"session_close", "session_reopen", "event_finish", "session_what_if"})
+BODY_OPTIONAL = frozenset(
+    {"session_close", "session_reopen", "event_finish", "session_what_if", "event_share_create", "event_share_revoke"}
+)
 STRICT_BODIES = (
     "HandCorrect",
     "HandVoid",

@@ -10,6 +10,7 @@ from . import (
     errors,
     event_draw_views,
     event_round_views,
+    event_share_views,
     event_standing_views,
     event_views,
     league_views,
@@ -68,6 +69,8 @@ urlpatterns = [
     path("events/<int:event_id>/substitutes/", event_round_views.event_substitutes, name="api_event_substitutes"),
     path("events/<int:event_id>/finish/", event_round_views.event_finish, name="api_event_finish"),
     path("events/<int:event_id>/rounds/<int:n>/late/", event_round_views.event_round_late, name="api_event_round_late"),
+    path("events/<int:event_id>/share/", event_share_views.event_share_create, name="api_event_share_create"),
+    path("events/<int:event_id>/share/revoke/", event_share_views.event_share_revoke, name="api_event_share_revoke"),
     path("tokens/", club_views.tokens, name="api_tokens"),
     path("tokens/<int:token_id>/", club_views.token_detail, name="api_token_detail"),
     # Last: an address without its trailing slash (Django's APPEND_SLASH would answer a POST with a 301 that

@@ -126,6 +126,9 @@ class Event(models.Model):
     league = models.ForeignKey(
         League, on_delete=models.PROTECT, null=True, blank=True, related_name="events", verbose_name=_("league")
     )
+    # Bumped in the same transaction by every write of the event (`services.events.event_changes_append`, the one
+    # place they all end): with its tables' `Session.version` it is the big screen's ETag, read in one query.
+    version = models.PositiveBigIntegerField(_("version"), default=0, editable=False)
 
     class Meta:
         verbose_name = _("event")
@@ -341,3 +344,33 @@ class Substitute(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} {self.substitute_id} for {self.absent_id}"
+
+
+class EventShareLink(models.Model):
+    """A read-only link to an event's big screen (`/e/<token>/`), for a TV in the room; no login.
+
+    As a session's `ShareLink`: the token is stored as it is (unique, so indexed), since the event page shows the
+    link and its QR code again whenever it is opened; revoking sets `revoked_at`; an event has at most one link that
+    is not revoked.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="share_links", verbose_name=_("event"))
+    token = models.CharField(_("token"), max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+", verbose_name=_("made by")
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("event share link")
+        verbose_name_plural = _("event share links")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["event"], condition=Q(revoked_at__isnull=True), name="event_share_link_one_active_per_event"
+            ),
+            models.CheckConstraint(condition=~Q(token=""), name="event_share_link_token_not_empty"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.event_id} share {'revoked' if self.revoked_at else 'active'}"

@@ -2,7 +2,7 @@
 
 One module per subject: `sessions` (clubs, session lists and summaries), `records` (a session's
 hands, revisions and results, from the stored rows, in windows), `table` (the scorekeeper's table
-page and the share page), `shares` (a session's share link, the session a token opens), `stats`
+page and the share page), `shares` (a session's or an event's share link, what a token opens), `stats`
 (standings and a player's statistics), `streaks` (records: runs, the biggest hand, the most 抠底 …),
 `achievements` (a player's badges, 成就), `ratings`, `tokens` (a user's API tokens), `changes` (the club's
 change feed), `whatif` (a session's hands settled again under other options), `events`, `leagues` (a league's
@@ -63,7 +63,16 @@ from .sessions import (
     sessions_summarize,
     user_clubs,
 )
-from .shares import SharedSession, share_active, share_find, share_was_revoked
+from .shares import (
+    SharedEvent,
+    SharedSession,
+    event_share_active,
+    event_share_find,
+    event_share_was_revoked,
+    share_active,
+    share_find,
+    share_was_revoked,
+)
 from .stats import (
     RANKING_RULE,
     BidFigures,
@@ -136,6 +145,7 @@ __all__ = [
     "SessionPage",
     "SessionRecord",
     "SessionSummary",
+    "SharedEvent",
     "SharedSession",
     "SideStanding",
     "StandingGroup",
@@ -154,6 +164,9 @@ __all__ = [
     "event_pair_rule",
     "event_pair_standings",
     "event_settle_up",
+    "event_share_active",
+    "event_share_find",
+    "event_share_was_revoked",
     "event_standings",
     "event_tables",
     "events_standings",

@@ -1,5 +1,6 @@
 """Reads for the director's event pages: the checked-in players, each round's tables with their players in seat
-order and live totals, the standings' adjustments with author and round, and the big screen's validator.
+order and live totals, the standings' adjustments with author and round, and the big screen's validator (one
+query: the event's stored version and its tables').
 
 Each is a fixed number of queries whatever the number of tables and rounds; the figures come from
 `selectors.events.event_standings` (stored rows, nothing replayed).
@@ -8,14 +9,16 @@ Each is a fixed number of queries whatever the number of tables and rounds; the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from django.db.models import Count, Max, Q
+from django.db.models import PositiveBigIntegerField, Subquery, Sum
+from django.db.models.functions import Coalesce
 
-from ..models import Adjustment, Event, EventPlayer, HandRevision, Player, Round, RoundTable, Session, SessionSeat
+from ..models import Adjustment, Event, EventPlayer, Player, Round, RoundTable, Session, SessionSeat
 from .events import EventStandings
 
 # Changes when what the big screen shows changes shape (bump it with the fragment's template).
-SCREEN_VERSION = 2
+SCREEN_VERSION = 3
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -116,34 +119,33 @@ def event_adjustments(*, event: Event) -> list[Adjustment]:
     )
 
 
+def tables_version(event: Any) -> Coalesce:
+    """The sum of the `version` of every table's session of `event` (an id, or an `OuterRef` to one), as a
+    subquery: 0 before the first draw."""
+    versions = (
+        Session.objects.filter(event_table__round__event=event)
+        .order_by()
+        .values("event_table__round__event")
+        .annotate(total=Sum("version"))
+        .values("total")
+    )
+    return Coalesce(Subquery(versions), 0, output_field=PositiveBigIntegerField())
+
+
+def screen_etag(*, event_id: int, event_version: int, tables: int, lang: str) -> str:
+    """The big screen's validator from the event's stored `version` (every event write bumps it: check-ins,
+    leaving, rounds, adjustments, substitutes, late hands, the finish) and the sum of its tables' sessions'
+    (every hand, correction, close or reopen, seated player renamed), and the reader's language."""
+    return f'"ev-{SCREEN_VERSION}-{event_id}-{event_version}-{tables}-{lang}"'
+
+
 def event_screen_etag(*, event: Event, lang: str) -> str:
-    """The validator of what the big screen shows: the newest hand revision at any of the event's tables, the
-    tables closed, the adjustments, the rounds and players, the event's state, the reader's language (four
-    queries whatever the tables)."""
-    revision = HandRevision.objects.filter(hand__session__event_table__round__event=event).aggregate(m=Max("id"))["m"]
-    tables = RoundTable.objects.filter(round__event=event).aggregate(
-        n=Count("id"),
-        open=Count("id", filter=Q(session__status=Session.Status.OPEN)),
-        rounds=Max("round__n"),
-        allowed=Count("round", filter=Q(round__late_allowed=True), distinct=True),  # the clock's late-hand words
-    )
-    others = EventPlayer.objects.filter(event=event).aggregate(n=Count("id"), left=Count("left"))
-    adjustment = Adjustment.objects.filter(event=event).aggregate(m=Max("id"))["m"]
-    parts = (
-        SCREEN_VERSION,
-        event.pk,
-        event.state,
-        revision or 0,
-        tables["n"],
-        tables["open"],
-        tables["rounds"] or 0,
-        tables["allowed"],
-        others["n"],
-        others["left"],
-        adjustment or 0,
-        lang,
-    )
-    return '"ev-' + "-".join(str(part) for part in parts) + '"'
+    """The validator of what the big screen shows (`screen_etag`): one query whatever the tables, before anything
+    else is read or rendered."""
+    version, tables = (
+        Event.objects.filter(pk=event.pk).annotate(tables=tables_version(event.pk)).values_list("version", "tables")
+    ).get()
+    return screen_etag(event_id=event.pk, event_version=version, tables=tables, lang=lang)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,4 +1,5 @@
-"""Share links: the link a session has, and the session a token opens (the share page's reads).
+"""Share links: the link a session has, and the session a token opens (the share page's reads); the same for an
+event's big screen (`/e/<token>/`).
 
 What the share page shows comes from `table.table_view`, the same read as the scorekeeper's table
 page: nothing is settled here. Making and revoking links is `services.share_create` / `share_revoke`.
@@ -8,7 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..models import Session, ShareLink
+from django.db.models import OuterRef
+
+from ..models import Event, EventShareLink, Session, ShareLink
+from .event_pages import screen_etag, tables_version
 
 TOKEN_MAX_LENGTH = 64
 # Part of every ETag: a change to what the share page shows (a template, a figure) changes it too.
@@ -57,3 +61,46 @@ def share_was_revoked(*, token: str) -> bool:
     if not token or len(token) > TOKEN_MAX_LENGTH:
         return False
     return ShareLink.objects.filter(token=token, revoked_at__isnull=False).exists()
+
+
+def event_share_active(*, event: Event) -> EventShareLink | None:
+    """The event's link that works, if any (one query)."""
+    return EventShareLink.objects.filter(event=event, revoked_at__isnull=True).first()
+
+
+@dataclass(frozen=True, kw_only=True)
+class SharedEvent:
+    """A working link to an event's big screen, with its event (and club) and its tables' version."""
+
+    link: EventShareLink
+    event: Event
+    tables_version: int
+
+    def etag(self, *, lang: str) -> str:
+        """The big screen's validator (`event_pages.screen_etag`), the same as the members' screen: no query."""
+        return screen_etag(
+            event_id=self.event.pk, event_version=self.event.version, tables=self.tables_version, lang=lang
+        )
+
+
+def event_share_find(*, token: str) -> SharedEvent | None:
+    """The event a working token opens, or None: one query, by the token's unique index, with the event's `version`
+    and its tables' (all a poll that finds nothing new costs, whatever the number of tables)."""
+    if not token or len(token) > TOKEN_MAX_LENGTH:
+        return None
+    link = (
+        EventShareLink.objects.select_related("event", "event__club")
+        .filter(token=token, revoked_at__isnull=True)
+        .annotate(tables=tables_version(OuterRef("event_id")))
+        .first()
+    )
+    if link is None:
+        return None
+    return SharedEvent(link=link, event=link.event, tables_version=link.tables)  # type: ignore[attr-defined]
+
+
+def event_share_was_revoked(*, token: str) -> bool:
+    """`share_was_revoked` for an event's link."""
+    if not token or len(token) > TOKEN_MAX_LENGTH:
+        return False
+    return EventShareLink.objects.filter(token=token, revoked_at__isnull=False).exists()

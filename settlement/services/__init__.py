@@ -17,8 +17,8 @@ One module per subject: `sessions` (open, close, reopen, import, export, the
 operator's rebuild), `hands` (preview, record, correct, void), `players`
 (rename, merge), `clubs` (the club's settings), `events` (an evening or tournament: create, check in, leave),
 `rounds` (draw one, late hands), `adjustments` (the director's penalties and awards), `leagues` (a club's
-series of events), `tokens` (personal API tokens), `shares` (the share links), `backup` (a whole club's
-export and restore), and `common` (the session lock, the derived rows'
+series of events), `tokens` (personal API tokens), `shares` (the share links: a session's, an event's),
+`backup` (a whole club's export and restore), and `common` (the session lock, the derived rows'
 rebuild and the limits they share). `from settlement import services;
 services.hand_record(…)` keeps working.
 """
@@ -51,7 +51,7 @@ from .sessions import (
     session_open,
     session_reopen,
 )
-from .shares import share_create, share_revoke
+from .shares import event_share_create, event_share_revoke, share_create, share_revoke
 from .substitutes import substitute_seat
 from .tokens import API_TOKEN_NAME_MAX, API_TOKEN_PREFIX, api_token_create, api_token_hash, api_token_revoke
 
@@ -82,6 +82,8 @@ __all__ = [
     "event_finish",
     "event_pairs_set",
     "event_player_leave",
+    "event_share_create",
+    "event_share_revoke",
     "hand_correct",
     "hand_preview",
     "hand_preview_next",

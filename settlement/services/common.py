@@ -39,7 +39,7 @@ from ..ledger.bulk import rows_insert
 from ..ledger.derived import GAME_COLUMNS, SETTLEMENT_COLUMNS, STATE_COLUMNS, derived_values
 from ..ledger.ratings import ratings_append, ratings_rebuild
 from ..ledger.values import text_bad
-from ..models import GameRow, HandState, Player, Session, SettlementRow
+from ..models import Event, GameRow, HandState, Player, Session, SettlementRow
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -55,6 +55,12 @@ def sessions_bump(sessions: QuerySet[Session], **fields: Any) -> int:
     """Move on the `version` of every session of `sessions` (and set `fields`), inside the caller's transaction:
     what a write that changes a session's page or API answer, other than its hands', ends with. How many."""
     return sessions.update(version=F("version") + 1, **fields)
+
+
+def events_bump(events: QuerySet[Event]) -> int:
+    """Move on the `version` of every event of `events`, inside the caller's transaction: the big screen's ETag
+    (`selectors.event_pages.event_screen_etag`) misses at once. How many."""
+    return events.update(version=F("version") + 1)
 
 
 def session_bump(session: Session, *, save: Sequence[str] = ()) -> None:

@@ -26,7 +26,7 @@ from ..rules.draws import fixed_partnerships
 from ..rules.options import options_resolve
 from ..rules.pairs import pairs_check
 from ..rules.registry import VARIANTS
-from .common import VENUE_MAX, User, client_key_clean, request_digest
+from .common import VENUE_MAX, User, client_key_clean, events_bump, request_digest
 from .sessions import _players_resolve
 
 EVENT_NAME_MAX = Event._meta.get_field("name").max_length or 100
@@ -347,8 +347,7 @@ def event_player_leave(*, event: Event, user: User, player: Player) -> EventPlay
             # A late arrival who leaves before playing leaves "after" the round before they joined.
             found.left = max(event.rounds.count(), found.joined - 1)
             found.save(update_fields=["left"])
-            note = ChangeNote(kind=Change.Kind.EVENT_LEFT, object_id=event.pk, number=found.left)
-            changes_append(club_id=event.club_id, notes=[note])
+            event_changes_append(event, Change.Kind.EVENT_LEFT, round_n=found.left)
         return found
 
 
@@ -360,12 +359,19 @@ def event_changes_append(
     sessions: Sequence[Session] = (),
     round_n: int | None = None,
 ) -> None:
-    """The feed's changes of an event write (`ledger/changes.py`), its last statements: the guests made, the
-    tables' sessions opened, then the event's own change."""
+    """The last statements of every event write: the event's `version` moved on (the big screen's ETag), then the
+    feed's changes (`ledger/changes.py`): the guests made, the tables' sessions opened, the event's own change."""
+    event_bump(event)
     notes = [ChangeNote(kind=Change.Kind.PLAYER_CREATED, object_id=player.pk) for player in made]
     notes += [ChangeNote(kind=Change.Kind.SESSION_CREATED, object_id=s.pk, session_id=s.pk) for s in sessions]
     notes.append(ChangeNote(kind=kind, object_id=event.pk, number=round_n))
     changes_append(club_id=event.club_id, notes=notes)
+
+
+def event_bump(event: Event) -> None:
+    """Move on the event's `version`, inside the caller's transaction (the caller holds its row, or just made it)."""
+    events_bump(Event.objects.filter(pk=event.pk))
+    event.version += 1
 
 
 def event_lock(event: Event) -> Event:

@@ -21,7 +21,7 @@ from ..models import Change, Club, Event, League
 from ..rules.base import RulesError
 from ..rules.registry import VARIANTS
 from .common import User, client_key_clean, request_digest
-from .events import event_league_refuse, keyed_replay
+from .events import event_bump, event_league_refuse, keyed_replay
 
 LEAGUE_NAME_MAX = League._meta.get_field("name").max_length or 100
 # The family units a league may count in: the variants' own (分, 注, 档, 级).
@@ -112,6 +112,7 @@ def league_event_remove(*, league: League, user: User, event: Event) -> Event:
             raise LedgerError("league.event_not_in", field="event")
         event.league = None
         event.save(update_fields=["league"])
+        event_bump(event)
         note = ChangeNote(kind=Change.Kind.LEAGUE_EVENT_REMOVED, object_id=league.pk, number=event.pk)
         changes_append(club_id=league.club_id, notes=[note])
         return event
@@ -126,3 +127,4 @@ def _event_add(*, league: League, event: Event, field: str) -> None:
     event_league_refuse(event=event, league=league, field=field)
     event.league = league
     event.save(update_fields=["league"])
+    event_bump(event)

@@ -25,9 +25,9 @@ from ..ledger import LedgerError
 from ..ledger.changes import ChangeNote, changes_append
 from ..ledger.ratings import ratings_rebuild_club
 from ..ledger.values import name_clean, name_key, text_clean
-from ..models import Change, Club, GameRow, Player, PlayerEvent, Session, SessionSeat, SettlementRow
+from ..models import Change, Club, Event, GameRow, Player, PlayerEvent, Session, SessionSeat, SettlementRow
 from ..rules.base import RulesError
-from .common import PLAYER_NAME_MAX, REASON_MAX, User, sessions_bump
+from .common import PLAYER_NAME_MAX, REASON_MAX, User, events_bump, sessions_bump
 
 __all__ = ["player_merge", "player_rename"]
 
@@ -62,6 +62,7 @@ def player_rename(*, player: Player, user: User, name: Any, reason: Any = "") ->
         player.name = name
         player.save(update_fields=["name", "updated_at"])
         sessions_bump(Session.objects.filter(seats__player=player))  # their pages and answers show the name
+        events_bump(Event.objects.filter(players__player=player))  # and their events' standings
         note = ChangeNote(kind=Change.Kind.PLAYER_RENAMED, object_id=player.pk)
         changes_append(club_id=player.club_id, notes=[note])
     return player
@@ -101,6 +102,7 @@ def player_merge(*, player: Player, into: Player, user: User, reason: Any = "") 
         reason = _reason_clean(reason)
         # The sessions the merged player sat in now name the survivor: a change an API client syncs.
         sessions_bump(Session.objects.filter(seats__player=player), updated_at=timezone.now())
+        events_bump(Event.objects.filter(players__player=player))
         SessionSeat.objects.filter(player=player).update(player=into)
         SettlementRow.objects.filter(player=player).update(player=into)
         GameRow.objects.filter(player=player).update(player=into)

@@ -3,7 +3,9 @@ printable table cards (each with its table's QR code, which opens that table's e
 final results.
 
 The big screen follows the room as the share page follows a table (`web/share.py`: why polling): `share.js`
-asks `screen/live/` every 2 s with the ETag it has; nothing new is a 304 after four aggregate queries.
+asks `screen/live/` every 2 s with the ETag it has; nothing new is a 304 after one query for the ETag (the event's
+stored version and its tables', `event_pages.event_screen_etag`). The director makes a read-only link to it for a
+TV in the room (`/e/<token>/`, no login, revocable, as a session's share link): the same screen, its poll one query.
 """
 
 from __future__ import annotations
@@ -13,39 +15,51 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
-from .. import selectors
-from ..models import Event, Membership, variant_label
+from .. import policy, selectors, services
+from ..models import Club, Event, variant_label
 from ..presentation.clock import round_clock
 from ..presentation.qr import share_qr_svg
 from ..selectors import event_pages
 from .events import _get_event_for_user
+from .share import LinkRevoked, private_answer, revoked_page
 
 LIVE_CACHE_SECONDS = 600
+# The most pairs and transfers the standings column shows (the rest: the event page and the printed results).
+SCREEN_PAIRS = 8
+SCREEN_TRANSFERS = 5
 
 
-def _screen_context(membership: Membership, event: Event) -> dict[str, Any]:
+def _screen_context(club: Club, event: Event) -> dict[str, Any]:
     standings = selectors.event_standings(event=event)
     rounds = event_pages.event_rounds(event=event, standings=standings)
     current = rounds[-1] if rounds else None
     tables = current.tables if current else ()
+    pair_rows = selectors.event_pair_standings(standings=standings)
+    settle_up = selectors.event_settle_up(standings=standings)
+    # The standings column shows as many rows as the screen holds (the rest are on the event page): the players,
+    # fewer beside the pairs and the settle-up.
+    top = (12 if len(tables) <= 4 else 10) - (6 if pair_rows else 0) - (4 if settle_up.zero_sum else 0)
     return {
-        "screen_club": membership.club,  # not `club`: the big screen has no club navigation
+        "screen_club": club,  # not `club`: the big screen has no club navigation
         "event": event,
         "variant_name": variant_label(event.variant),
         "standings": standings,
         "current": current,
         "tables": tables,
-        # The standings column shows as many rows as the screen holds; the rest are on the event page.
-        "top": standings.rows[: 12 if len(tables) <= 4 else 10],
+        "top": standings.rows[: max(top, 4)],
+        "pair_top": pair_rows[: SCREEN_PAIRS - (3 if settle_up.zero_sum else 0)],
+        "pair_count": len(pair_rows),
+        "settle_up": settle_up,
+        "transfers": settle_up.transfers[:SCREEN_TRANSFERS],
         "wide": len(tables) > 4,
         # The round clock, as the tables' own pages show it (clock.js counts down from it).
         "clock": round_clock(round=current.round if current else None, late_hands=event.late_hands, now=timezone.now()),
@@ -58,13 +72,29 @@ def _fresh(response: HttpResponse) -> HttpResponse:
     return response
 
 
+def _live(request: HttpRequest, club: Club, event: Event, etag: str) -> HttpResponse:
+    """The fragment under `etag`, or 304 when the reader has it; rendered once a write, whichever door asks."""
+    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        key = f"event-screen:{event.pk}:{etag}"
+        body = cache.get(key)
+        if body is None:
+            body = render_to_string("settlement/event_screen_live.html", _screen_context(club, event), request)
+            cache.set(key, body, LIVE_CACHE_SECONDS)
+        response = HttpResponse(body)
+    response["ETag"] = etag
+    return response
+
+
 @login_required
 @require_GET
 def event_screen(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     """The big screen: without JavaScript a reload shows the newest figures; with it, it follows the room."""
     membership, event = _get_event_for_user(request, slug, event_id)
-    ctx = _screen_context(membership, event)
+    ctx = _screen_context(membership.club, event)
     ctx["etag"] = event_pages.event_screen_etag(event=event, lang=get_language())
+    ctx["live_url"] = reverse("event_screen_live", args=[slug, event.pk])
     return _fresh(render(request, "settlement/event_screen.html", ctx))
 
 
@@ -74,17 +104,65 @@ def event_screen_live(request: HttpRequest, slug: str, event_id: int) -> HttpRes
     """The big screen's changing part, or 304 when nothing changed since the ETag the screen has."""
     membership, event = _get_event_for_user(request, slug, event_id)
     etag = event_pages.event_screen_etag(event=event, lang=get_language())
-    if etag in parse_etags(request.headers.get("If-None-Match", "")):
-        response: HttpResponse = HttpResponseNotModified()
-    else:
-        key = f"event-screen:{event.pk}:{etag}"
-        body = cache.get(key)
-        if body is None:
-            body = render_to_string("settlement/event_screen_live.html", _screen_context(membership, event), request)
-            cache.set(key, body, LIVE_CACHE_SECONDS)
-        response = HttpResponse(body)
-    response["ETag"] = etag
-    return _fresh(response)
+    return _fresh(_live(request, membership.club, event, etag))
+
+
+def _get_shared_event(token: str) -> selectors.SharedEvent:
+    shared = selectors.event_share_find(token=token)
+    if shared is None:
+        if selectors.event_share_was_revoked(token=token):
+            raise LinkRevoked(token)
+        raise Http404("no such link")
+    return shared
+
+
+@require_GET
+def event_share_screen(request: HttpRequest, token: str) -> HttpResponse:
+    """The big screen for anyone with the link (a TV in the room): no login, nothing but the screen."""
+    try:
+        shared = _get_shared_event(token)
+    except LinkRevoked:
+        return revoked_page(request)
+    ctx = _screen_context(shared.event.club, shared.event)
+    ctx["etag"] = shared.etag(lang=get_language())
+    ctx["live_url"] = reverse("event_share_live", args=[token])
+    ctx["shared"] = True
+    return private_answer(render(request, "settlement/event_screen.html", ctx))
+
+
+@require_GET
+def event_share_live(request: HttpRequest, token: str) -> HttpResponse:
+    """The shared screen's changing part: a 304 costs one query (the link, its event and the ETag's versions)."""
+    try:
+        shared = _get_shared_event(token)
+    except LinkRevoked:
+        return private_answer(HttpResponse(status=410))
+    return private_answer(_live(request, shared.event.club, shared.event, shared.etag(lang=get_language())))
+
+
+def _share_back(event: Event) -> HttpResponse:
+    """The event page with its share panel open, where a made or revoked link shows."""
+    return redirect(reverse("event_detail", args=[event.club.slug, event.pk]) + "?share=1#share")
+
+
+@login_required
+@require_POST
+def event_share_create(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    """Make the big screen's link (a new one when it had one: the old one stops working)."""
+    membership, event = _get_event_for_user(request, slug, event_id)
+    policy.deny_unless(policy.may_direct(membership.role))
+    services.event_share_create(event=event, user=request.user)
+    return _share_back(event)
+
+
+@login_required
+@require_POST
+def event_share_revoke(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    """Revoke the big screen's link: its screens say so at their next poll."""
+    membership, event = _get_event_for_user(request, slug, event_id)
+    policy.deny_unless(policy.may_direct(membership.role))
+    services.event_share_revoke(event=event, user=request.user)
+    return _share_back(event)
 
 
 @login_required

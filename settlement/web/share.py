@@ -51,9 +51,9 @@ def _get_shared_for_token(token: str) -> selectors.SharedSession:
     return shared
 
 
-def _revoked_page(request: HttpRequest) -> HttpResponse:
+def revoked_page(request: HttpRequest) -> HttpResponse:
     """What a revoked link's viewers read (share.js stops following the table at this 410 and says so)."""
-    return _private(render(request, "settlement/share_revoked.html", status=410))
+    return private_answer(render(request, "settlement/share_revoked.html", status=410))
 
 
 def _layout(request: HttpRequest) -> str:
@@ -85,7 +85,7 @@ def _share_context(request: HttpRequest, shared: selectors.SharedSession, layout
     }
 
 
-def _private(response: HttpResponse) -> HttpResponse:
+def private_answer(response: HttpResponse) -> HttpResponse:
     """Always asked again (the figures change), never kept by a shared cache, never indexed or referred."""
     patch_cache_control(response, private=True, no_cache=True)
     patch_vary_headers(response, ("Cookie", "Accept-Language"))
@@ -101,10 +101,10 @@ def share_page(request: HttpRequest, token: str) -> HttpResponse:
     try:
         shared = _get_shared_for_token(token)
     except LinkRevoked:
-        return _revoked_page(request)
+        return revoked_page(request)
     ctx = _share_context(request, shared, _layout(request))
     ctx["clock"] = session_clock(shared.session)  # the page only: the live part's queries stay as they are
-    return _private(render(request, "settlement/share.html", ctx))
+    return private_answer(render(request, "settlement/share.html", ctx))
 
 
 @require_GET
@@ -114,7 +114,7 @@ def share_live(request: HttpRequest, token: str) -> HttpResponse:
     try:
         shared = _get_shared_for_token(token)
     except LinkRevoked:
-        return _private(HttpResponse(status=410))
+        return private_answer(HttpResponse(status=410))
     layout = _layout(request)
     etag = shared.etag(lang=get_language(), view=layout)
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
@@ -127,7 +127,7 @@ def share_live(request: HttpRequest, token: str) -> HttpResponse:
             cache.set(key, body, LIVE_CACHE_SECONDS)
         response = HttpResponse(body)
     response["ETag"] = etag
-    return _private(response)
+    return private_answer(response)
 
 
 def _share_panel_url(slug: str, session: Session) -> str:

@@ -18,6 +18,7 @@ from settlement.models import (
     ApiToken,
     Event,
     EventPlayer,
+    EventShareLink,
     HandRevision,
     IdempotentAnswer,
     League,
@@ -105,6 +106,12 @@ def _substitute(table: Table) -> tuple[str, dict[str, Any], dict[str, Any]]:
     return url + "substitutes/", body, {**body, "substitute": "王芳"}
 
 
+def _share_revoke(table: Table) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    url = _event(table)
+    assert table.client("owner").post(url + "share/", {}, format="json").status_code == 201
+    return url + "share/revoke/", {}, {"reason": "not taken"}
+
+
 # operationId → (method, set-up giving the address, a body and another body)
 Setup = Callable[[Table], tuple[str, Any, Any]]
 WRITES: dict[str, tuple[str, Setup]] = {
@@ -149,6 +156,8 @@ WRITES: dict[str, tuple[str, Setup]] = {
         "post",
         lambda t: (_event(t, drawn=True) + "rounds/1/late/", {"allowed": True}, {"allowed": False}),
     ),
+    "event_share_create": ("post", lambda t: (_event(t) + "share/", {}, {"reason": "not taken"})),
+    "event_share_revoke": ("post", _share_revoke),
 }
 
 
@@ -184,6 +193,7 @@ def _ledger() -> tuple[Any, ...]:
         sorted(Event.objects.values_list("pk", "pairs")),
         Substitute.objects.count(),
         sorted(SessionSeat.objects.values_list("session_id", "seat", "player_id")),
+        sorted(EventShareLink.objects.values_list("token", "revoked_at")),
     )
 
 

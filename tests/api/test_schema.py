@@ -66,6 +66,8 @@ def test_the_schema_validates_without_a_warning(tmp_path):
         "event_finish",
         "event_round_late",
         "event_substitute_add",
+        "event_share_create",
+        "event_share_revoke",
     }
     # Every operation documents the one error shape for the caller who is not logged in.
     for path in schema["paths"].values():
@@ -171,7 +173,7 @@ def test_the_schema_declares_the_headers_a_client_relies_on(schema):
                 response["headers"]
             )
     writes = [op for path in schema["paths"].values() for method, op in path.items() if method in ("post", "patch")]
-    assert len(writes) == 22
+    assert len(writes) == 24
     for op in writes:
         key = next(p for p in op["parameters"] if p["in"] == "header" and p["name"] == "Idempotency-Key")
         assert key["schema"]["maxLength"] == 255
@@ -187,6 +189,7 @@ def test_the_schema_declares_the_headers_a_client_relies_on(schema):
         "event_adjustment_add",
         "club_league_create",
         "event_substitute_add",
+        "event_share_create",
     }
     for name in made:
         assert "Location" in operations[name]["responses"]["201"]["headers"]

@@ -90,10 +90,11 @@ def test_an_import_costs_a_fixed_number_of_queries(owner, n, django_assert_num_q
 # session on (`RATINGS_FROM`: lock the club, the sessions from this one on, delete their rating rows, each player's
 # last rating before them, their game rows, insert the new ratings).
 # rename: the locks in the one order (`services.common`: the player's sessions, the club, the player with its
-# club), the writer's role, the club's other names, the event, the name, the player's sessions' `version` bumped.
+# club), the writer's role, the club's other names, the event, the name, the player's sessions' `version` bumped,
+# their events' `version` bumped (the big screen's standings show the name).
 # merge: the locks in the one order (the merged player's sessions, the club, both players with their club), the
-# writer's role, a session both sat in, five updates (the sessions' `updated_at` and `version`, seats, settlement
-# rows, game rows, players merged into the merged one), the two players,
+# writer's role, a session both sat in, six updates (the sessions' `updated_at` and `version`, their events'
+# `version`, seats, settlement rows, game rows, players merged into the merged one), the two players,
 # the event; then every family's ratings from the start: the club's rating rows deleted, then per family the lock,
 # its sessions and each player's last rating (3), and for a family the club has sessions of, their rating rows
 # deleted and their game rows read (2), and the new ratings inserted when a game finished (1). Here: 本溪 sessions
@@ -107,8 +108,8 @@ WRITES = {
     "open_known": 2 + 4 + FEED,
     "close": 2 + 3 + RATINGS_FROM + FEED,
     "reopen": 2 + 3 + RATINGS_FROM + FEED,
-    "rename": 2 + 8 + FEED,
-    "merge": 2 + 13 + 1 + 3 * len(FAMILIES) + (2 + 1) + 2 + FEED,
+    "rename": 2 + 9 + FEED,
+    "merge": 2 + 14 + 1 + 3 * len(FAMILIES) + (2 + 1) + 2 + FEED,
     "token_create": 2 + 1,
     "token_revoke": 2 + 2,
     "share_create": 2 + 4,
