@@ -30,7 +30,6 @@ import json
 import os
 import secrets
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -45,7 +44,16 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.load import GUNICORN, PYTHON, database_reset, database_url, free_port, local_url, percentile  # noqa: E402
+from bench.load import (  # noqa: E402
+    PYTHON,
+    database_reset,
+    database_url,
+    free_port,
+    local_url,
+    percentile,
+    server_start,
+    server_stop,
+)
 from bench.run import benxi_session  # noqa: E402
 
 GRACE = 30.0  # seconds an answer on its way may still take after the last request is sent
@@ -243,24 +251,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
         token = manage("api_seed").split()[-1]
         made = json.loads(manage("shell", "-c", f"TABLES = {args.tables}\n" + SETUP))
-        log = open(Path(data_dir) / "gunicorn.log", "w")  # noqa: SIM115 # closed with the process
-        server = subprocess.Popen(
-            [GUNICORN, "--config", "gunicorn.conf.py", "--access-logfile", "/dev/null"],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        for _ in range(200):
-            try:
-                if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except requests.RequestException:
-                pass
-            time.sleep(0.1)
-        else:
-            raise SystemExit(f"the server did not answer; its log: {log.name}")
+        server = server_start(env=env, base=base, log_path=Path(data_dir) / "gunicorn.log")
         screen = f"{base}/clubs/api/events/{made['event']}/screen/live/"
         # One spectator in ten watches the big screen, the others a table's share fragment.
         urls = [
@@ -306,12 +297,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         }
     finally:
         if server is not None:
-            os.killpg(server.pid, signal.SIGTERM)
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
-                server.wait()
+            server_stop(server)
         database_reset(admin_url, args.database, create=False)
         shutil.rmtree(data_dir, ignore_errors=True)
 

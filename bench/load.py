@@ -79,6 +79,39 @@ def database_reset(admin_url: str, name: str, *, create: bool) -> None:
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
+def server_start(*, env: dict[str, str], base: str, log_path: Path) -> subprocess.Popen[bytes]:
+    """`make serve`'s gunicorn (gunicorn.conf.py) in a process group of its own, once it answers /healthz. The
+    access log is left out: it would time the terminal, not the server."""
+    log = open(log_path, "w")  # noqa: SIM115 # the server's; closed when the process ends
+    server = subprocess.Popen(
+        [GUNICORN, "--config", "gunicorn.conf.py", "--access-logfile", "/dev/null"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    for _ in range(200):
+        try:
+            if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
+                return server
+        except requests.RequestException:
+            pass
+        time.sleep(0.1)
+    server_stop(server)
+    raise SystemExit(f"the server did not answer; its log: {log_path}")
+
+
+def server_stop(server: subprocess.Popen[bytes]) -> None:
+    """Stop gunicorn's master and workers (its process group): TERM, then KILL after 30 s."""
+    os.killpg(server.pid, signal.SIGTERM)
+    try:
+        server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait()
+
+
 def percentile(samples: list[float], p: float) -> float:
     if not samples:
         return float("nan")
@@ -193,25 +226,7 @@ def main() -> None:
         token = subprocess.run(
             [PYTHON, "manage.py", "api_seed"], cwd=ROOT, env=env, check=True, capture_output=True, text=True
         ).stdout.split()[-1]
-        log = open(Path(data_dir) / "gunicorn.log", "w")  # noqa: SIM115 # closed below
-        # The access log is left out: it would time the terminal, not the server.
-        server = subprocess.Popen(
-            [GUNICORN, "--config", "gunicorn.conf.py", "--access-logfile", "/dev/null"],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        for _ in range(200):
-            try:
-                if requests.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except requests.RequestException:
-                pass
-            time.sleep(0.1)
-        else:
-            raise SystemExit(f"the server did not answer; its log: {log.name}")
+        server = server_start(env=env, base=base, log_path=Path(data_dir) / "gunicorn.log")
         headers = {"Authorization": f"Token {token}"}
         document = benxi_session(args.hands + 2000)
         start_doc = {**document, "hands": document["hands"][: args.hands]}
@@ -247,12 +262,7 @@ def main() -> None:
         )
     finally:
         if server is not None:
-            os.killpg(server.pid, signal.SIGTERM)
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
-                server.wait()
+            server_stop(server)
         database_reset(admin_url, args.database, create=False)
         shutil.rmtree(data_dir, ignore_errors=True)
 
