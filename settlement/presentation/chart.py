@@ -188,31 +188,37 @@ class RatingSeries:
 
 
 @dataclass(frozen=True, kw_only=True)
-class RatingChart:
+class PlotArea:
+    """An SVG chart's size and the box its line is drawn in (inside the room for the axes' labels)."""
+
     width: int
     height: int
-    by: str  # BY_DATE or BY_GAMES
-    series: tuple[RatingSeries, ...]
-    ticks: tuple[ChartTick, ...]  # the ratings' extremes and 0 where it is in range
-    zero_y: float | None
-    first_x: str  # under the left end: the first date, or 1
-    last_x: str  # under the right end
     left: float
     right: float
     top: float
     bottom: float
 
     @property
-    def middle_x(self) -> float:
+    def middle_x(self) -> float:  # the horizontal axis's title
         return round((self.left + self.right) / 2, 1)
 
     @property
-    def middle_y(self) -> float:
+    def middle_y(self) -> float:  # the vertical axis's title
         return round((self.top + self.bottom) / 2, 1)
 
     @property
-    def x_label_y(self) -> float:
+    def under_y(self) -> float:  # the labels under the two ends of the horizontal axis
         return self.bottom + 13
+
+
+@dataclass(frozen=True, kw_only=True)
+class RatingChart(PlotArea):
+    by: str  # BY_DATE or BY_GAMES
+    series: tuple[RatingSeries, ...]
+    ticks: tuple[ChartTick, ...]  # the ratings' extremes and 0 where it is in range
+    zero_y: float | None
+    first_x: str  # under the left end: the first date, or 1
+    last_x: str  # under the right end
 
 
 def _thinned(steps: Sequence[RatingStep], by: str) -> list[RatingStep]:

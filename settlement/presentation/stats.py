@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from ..models import engine_lang
 from ..rules.families import group_label, group_parts
 from ..selectors.stats import GroupStats, StandingGroup
+from .chart import PlotArea
 from .formats import signed
 
 BOM = "\ufeff"
@@ -145,32 +146,14 @@ PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 52, 12, 10, 40
 
 
 @dataclass(frozen=True, kw_only=True)
-class RunningChart:
-    width: int
-    height: int
+class RunningChart(PlotArea):
     points: str  # SVG polyline points
     zero_y: float
     ticks: tuple[tuple[float, str], ...]  # (y, label)
-    left: float
-    right: float
-    top: float
-    bottom: float
     last: int
     sessions: int
     first_date: datetime.date  # the first session's, under the start of the line
     last_date: datetime.date  # the newest session's, under its end
-
-    @property
-    def middle_x(self) -> float:
-        return round((self.left + self.right) / 2, 1)
-
-    @property
-    def middle_y(self) -> float:
-        return round((self.top + self.bottom) / 2, 1)
-
-    @property
-    def date_y(self) -> float:
-        return self.bottom + 13
 
 
 def running_chart(stats: GroupStats) -> RunningChart | None:
