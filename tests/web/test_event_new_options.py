@@ -1,11 +1,12 @@
 """The new-event form offers every event option the API's create takes: whose result a substitute's seat is, late
-hands, the ranking and its placement points, the league; in both languages, refusals on the field they name."""
+hands, the ranking and its placement points, the league, and the variant's own options (filled in from the preset,
+changes kept over it and played at the tables); in both languages, refusals on the field they name."""
 
 from __future__ import annotations
 
 import html
-from html.parser import HTMLParser
 import re
+from html.parser import HTMLParser
 
 import pytest
 from django.conf import settings

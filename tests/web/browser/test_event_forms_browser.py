@@ -1,6 +1,7 @@
 """The director's event forms in Chromium on a phone (360 × 740): a new event with its options (whose result a
-substitute's seat is, late hands, placement points) and a table option changed over the preset's, its pairs chosen on the event page before the first draw, an
-event taken out of a league after its question page; nothing off screen, axe-core clean (conftest)."""
+substitute's seat is, late hands, placement points) and a table option changed over its preset's, its pairs chosen
+on the event page before the first draw, an event taken out of a league after its question page; nothing off
+screen, axe-core clean (conftest)."""
 
 from __future__ import annotations
 
