@@ -216,3 +216,23 @@ def test_a_refused_option_is_shown_beside_its_field_in_the_reader_s_language(own
     assert "option-fanbei-error" in errors and all(word in errors for word in words)
     assert 'aria-describedby="option-fanbei-error"' in page
     assert not Event.objects.exists()
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "ladder must rise"), ("zh-hans", "选项不一致")])
+def test_an_option_the_rules_refuse_is_shown_beside_its_field(owner_client, lang, words):
+    """A ladder of no levels passes the form (each box may be unticked) but not the rules: their message, by the
+    ladder's boxes."""
+    client, club, _ = owner_client
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    url = reverse("event_new", args=[club.slug]) + "?variant=shengji"
+    page = client.get(url).content.decode()
+    (preset,) = re.findall(r'name="preset" value="([^"]*)"', page) or [""]
+    options = {name: value for name, value in _options_posted(page).items() if name != "option_ladder"}
+    body = {**BODY, "preset": html.unescape(preset), **options}
+    response = client.post(url, body)
+    assert response.status_code == 400
+    page = html.unescape(response.content.decode())
+    errors = _errors(page)
+    assert "option-ladder-error" in errors and words in errors.split("option-ladder-error")[1].split("option-")[0]
+    assert '<details class="advanced" open>' in page
+    assert not Event.objects.exists()
