@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import policy, selectors, services
@@ -122,7 +123,12 @@ def event_share_screen(request: HttpRequest, token: str) -> HttpResponse:
     try:
         shared = _get_shared_event(token)
     except LinkRevoked:
-        return revoked_page(request)
+        # Read on a room's TV, not at a table: the director has the new link.
+        explain = _(
+            "The director revoked this link to the event's screen, or made a new one in its place: "
+            "ask the director for the new link or QR code."
+        )
+        return revoked_page(request, explain=explain)
     ctx = _screen_context(shared.event.club, shared.event)
     ctx["etag"] = shared.etag(lang=get_language())
     ctx["live_url"] = reverse("event_share_live", args=[token])

@@ -27,6 +27,7 @@ from ..rules.entry import options_spec
 from ..rules.registry import VARIANTS
 from ..scoping import get_event_for_user, get_membership_for_user, request_lang
 from ..selectors import event_pages
+from .forms import OptionsForm
 from .forms.event import AdjustmentForm, CheckInForm, DrawForm, EventNewForm, LeaveForm, PairsForm
 from .forms.event_ops import SubstituteForm
 
@@ -75,7 +76,11 @@ def _director(membership: Membership) -> dict[str, bool]:
 
 @login_required
 def event_new(request: HttpRequest, slug: str) -> HttpResponse:
-    """First the variant (a list of links, so no script is needed), then the event's form for that variant."""
+    """First the variant (a list of links, so no script is needed), then the event's form for that variant.
+
+    The preset is a link too (`?preset=`): it fills the variant's options in, which the director may change;
+    the event stores the ones changed over the preset, as the API's create takes them (`options`).
+    """
     membership = get_membership_for_user(request.user, slug)
     policy.deny_unless(policy.may_direct(membership.role))
     club = membership.club
@@ -85,7 +90,11 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
         choices = [(k, variant_label(k)) for k in VARIANTS]
         return render(request, "settlement/event_new.html", {**base, "variants": choices})
     rules = VARIANTS[key]
-    spec = options_spec(rules, request_lang())
+    lang = request_lang()
+    spec = options_spec(rules, lang)
+    preset = request.GET.get("preset")
+    if preset not in rules.presets:
+        preset = next(iter(rules.presets), "")
     form_args: dict[str, Any] = {
         "players": _club_players(club.pk),
         "presets": [(p.key, p.label) for p in spec.presets],
@@ -93,10 +102,21 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
         "pairs": fixed_partnerships(rules) and 4 in rules.player_counts,
         "leagues": selectors.club_leagues(club=club),
     }
+    # The options as the preset has them at the smallest table (the event's default size); what the director
+    # changes applies at every size. A form posted without them (before they were on it) takes the preset's.
+    options_args: dict[str, Any] = {
+        "variant": key,
+        "n_players": min(rules.player_counts),
+        "preset": preset or None,
+        "lang": lang,
+    }
     if request.method == "POST":
         form = EventNewForm(request.POST, **form_args)
-        if form.is_valid():
+        posted = any(name.startswith("option_") for name in request.POST)
+        options_form = OptionsForm(request.POST if posted else None, **options_args)
+        if form.is_valid() and (not posted or options_form.is_valid()):
             data = form.cleaned_data
+            options = options_form.option_changes(options_form.cleaned_data) if posted else {}
             try:
                 event = services.event_create(
                     club=club,
@@ -106,6 +126,7 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
                     date=data["date"],
                     venue=data["venue"],
                     preset=data["preset"],
+                    options=options,
                     table_size=data["table_size"],
                     players=form.players(),
                     bye=data["bye"],
@@ -120,13 +141,27 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
                     league=data.get("league"),
                 )
             except LedgerError as error:
-                form.add_error(_field(form, error), error.message(request_lang()))
+                if error.field.startswith("options."):
+                    option = error.field.split(".")[1].split("[")[0]
+                    options_form.add_error(options_form.option_field(option), error.message(lang))
+                else:
+                    form.add_error(_field(form, error), error.message(lang))
             else:
                 return redirect("event_detail", slug=club.slug, event_id=event.pk)
     else:
-        form = EventNewForm(initial={"date": timezone.localdate()}, **form_args)
-    ctx = {**base, "form": form, "variant": key, "variant_name": variant_label(key)}
-    return render(request, "settlement/event_new.html", ctx, status=400 if form.errors else 200)
+        form = EventNewForm(initial={"date": timezone.localdate(), "preset": preset}, **form_args)
+        options_form = OptionsForm(**options_args)
+    ctx = {
+        **base,
+        "form": form,
+        "options_form": options_form,
+        "presets": spec.presets,
+        "preset": preset,
+        "variant": key,
+        "variant_name": variant_label(key),
+    }
+    status = 400 if form.errors or options_form.errors else 200
+    return render(request, "settlement/event_new.html", ctx, status=status)
 
 
 def _detail(request: HttpRequest, membership: Membership, event: Event, **forms: Form) -> dict[str, Any]:

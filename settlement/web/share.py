@@ -51,9 +51,13 @@ def _get_shared_for_token(token: str) -> selectors.SharedSession:
     return shared
 
 
-def revoked_page(request: HttpRequest) -> HttpResponse:
-    """What a revoked link's viewers read (share.js stops following the table at this 410 and says so)."""
-    return private_answer(render(request, "settlement/share_revoked.html", status=410))
+def revoked_page(request: HttpRequest, *, explain: str = "") -> HttpResponse:
+    """What a revoked link's viewers read (share.js stops following the table at this 410 and says so).
+
+    `explain`: whom to ask for a new link, when it is not the table's (the event's big screen: the director).
+    """
+    ctx = {"explain": explain}
+    return private_answer(render(request, "settlement/share_revoked.html", ctx, status=410))
 
 
 def _layout(request: HttpRequest) -> str:

@@ -5,6 +5,7 @@ event's pairs, a zero-sum variant's settle-up."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -111,16 +112,22 @@ def test_a_session_share_token_opens_no_event_and_an_event_token_no_session(anon
 
 
 @pytest.mark.parametrize(
-    ("lang", "heading", "not_said"),
-    [("zh-hans", "此链接已撤销", "找不到页面"), ("en", "This link was revoked", "Page not found")],
+    ("lang", "heading", "ask", "not_said"),
+    [
+        ("zh-hans", "此链接已撤销", "请向裁判要新的链接", ["找不到页面", "请在牌桌上要"]),
+        ("en", "This link was revoked", "ask the director for the new link", ["Page not found", "Ask at the table"]),
+    ],
 )
-def test_a_revoked_link_is_a_410_with_the_share_pages_words(anon, shared, lang, heading, not_said):
+def test_a_revoked_link_is_a_410_saying_to_ask_the_director(anon, shared, lang, heading, ask, not_said):
+    """The share page's heading, and its own sentence: read on a room's TV, whom to ask is the director, not the
+    table."""
     event, link, owner = shared
     services.event_share_revoke(event=event, user=owner)
     anon.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
     response = anon.get(_screen(link))
-    page = response.content.decode()
-    assert response.status_code == 410 and f"<h1>{heading}</h1>" in page and not_said not in page
+    page = html.unescape(response.content.decode())
+    assert response.status_code == 410 and f"<h1>{heading}</h1>" in page and ask in page
+    assert not any(words in page for words in not_said)
     assert event.name not in page and "P00" not in page
     assert response["X-Robots-Tag"] == "noindex, nofollow"
     assert anon.get(_live(link)).status_code == 410

@@ -103,16 +103,20 @@ def test_a_revoked_link_is_gone_and_a_new_one_works(anon, shared):
 
 
 @pytest.mark.parametrize(
-    ("lang", "heading", "not_said"),
-    [("zh-hans", "此链接已撤销", "找不到页面"), ("en", "This link was revoked", "Page not found")],
+    ("lang", "heading", "ask", "not_said"),
+    [
+        ("zh-hans", "此链接已撤销", "请在牌桌上要新的链接", "找不到页面"),
+        ("en", "This link was revoked", "Ask at the table for the new link", "Page not found"),
+    ],
 )
-def test_a_revoked_links_viewers_read_that_it_was_revoked_in_their_language(anon, shared, lang, heading, not_said):
+def test_a_revoked_links_viewers_read_that_it_was_revoked_in_their_language(anon, shared, lang, heading, ask, not_said):
     session, link, owner = shared
     services.share_revoke(session=session, user=owner)
     anon.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
     response = anon.get(_share(link))
     page = response.content.decode()
     assert response.status_code == 410 and f"<h1>{heading}</h1>" in page and not_said not in page
+    assert ask in page and "director" not in page and "裁判" not in page  # a table's link: ask at the table
     assert session.variant_label not in page and "甲" not in page  # nothing of the session any more
     assert response["X-Robots-Tag"] == "noindex, nofollow" and "private" in response["Cache-Control"]
 

@@ -93,7 +93,7 @@ class EventNewForm(_Players):
     name = forms.CharField(label=_("Name"), max_length=EVENT_NAME_MAX)
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     venue = forms.CharField(label=_("Venue"), max_length=100, required=False)
-    preset = forms.ChoiceField(label=_("Preset"), required=False)
+    preset = forms.ChoiceField(label=_("Preset"), required=False, widget=forms.HiddenInput)  # chosen by a link
     table_size = forms.TypedChoiceField(label=_("Players at a table"), coerce=int)
     mixed_sizes = forms.BooleanField(
         required=False,

@@ -54,7 +54,8 @@ def _number(
 class OptionsForm(forms.Form):
     """Every option of a variant as typed controls, each starting at `values` (else the preset's, else the defaults).
 
-    The new-session form is one; the what-if page another (the same hands under other options).
+    The new-session form is one; the what-if page another (the same hands under other options); the new-event
+    page a third (an event's options over its preset).
     """
 
     def __init__(
@@ -174,6 +175,10 @@ class OptionsForm(forms.Form):
     def option_controls(self) -> list[OptionControl]:
         return [c for c in self._controls() if c.spec.key != MONEY]
 
+    def all_controls(self) -> list[OptionControl]:
+        """Every option, the money among them (the new-event page, where no seats are beside it)."""
+        return self._controls()
+
     def _controls(self) -> list[OptionControl]:
         out = []
         for option in self.spec.options:
@@ -252,6 +257,14 @@ class OptionsForm(forms.Form):
         """
         defaults = {option.key: option.defaults[self.n_players] for option in self.spec.options}
         return {key: value for key, value in self.option_values(data).items() if value != defaults[key]}
+
+    def option_changes(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The options entered away from the values the form started at (the preset's): what was changed.
+
+        An event stores these over its preset (`event_create`'s `options`), so one left as the preset has it
+        follows the preset at every table size.
+        """
+        return {key: value for key, value in self.option_values(data).items() if value != self.values[key]}
 
 
 class SessionOpenForm(OptionsForm):

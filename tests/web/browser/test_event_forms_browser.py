@@ -1,6 +1,7 @@
 """The director's event forms in Chromium on a phone (360 × 740): a new event with its options (whose result a
-substitute's seat is, late hands, placement points), its pairs chosen on the event page before the first draw, an
-event taken out of a league after its question page; nothing off screen, axe-core clean (conftest)."""
+substitute's seat is, late hands, placement points) and a table option changed over its preset's, its pairs chosen
+on the event page before the first draw, an event taken out of a league after its question page; nothing off
+screen, axe-core clean (conftest)."""
 
 from __future__ import annotations
 
@@ -20,18 +21,25 @@ expect = pytest.importorskip("playwright.sync_api").expect
 
 
 @pytest.mark.parametrize(
-    ("lang", "create", "pair", "pairs"),
+    ("lang", "create", "pair", "pairs", "preset", "options", "fanbei"),
     [
-        ("zh-hans", "创建活动", "设定搭档", "各对成绩"),
-        ("en", "Create the event", "Set the pairs", "Pairs"),
+        ("zh-hans", "创建活动", "设定搭档", "各对成绩", "本溪 300", "各桌的选项", "翻倍线"),
+        ("en", "Create the event", "Set the pairs", "Pairs", "Benxi, to 300", "The tables' options", "Doubling line"),
     ],
 )
-def test_a_new_event_s_options_and_its_pairs_are_set_on_a_phone(new_page, live_server, lang, create, pair, pairs):
+def test_a_new_event_s_options_and_its_pairs_are_set_on_a_phone(
+    new_page, live_server, lang, create, pair, pairs, preset, options, fanbei
+):
     club = make_club("东城俱乐部")
     owner = make_member(club)
     page = new_page(owner, viewport=PHONE, lang=lang)
     page.goto(f"{live_server.url}/clubs/{club.slug}/events/new/?variant=baifen.benxi")
     assert overflows(page) == []
+    page.get_by_role("link", name=preset, exact=True).click()  # the preset's link fills the options in
+    page.get_by_text(options, exact=True).click()
+    expect(page.locator('input[name="option_target"]')).to_have_value("300")
+    assert overflows(page) == []
+    page.get_by_role("spinbutton", name=fanbei, exact=True).fill("60")
     page.locator('input[name="name"]').fill("周六赛")
     page.locator('textarea[name="guests"]').fill("甲\n乙\n丙\n丁")
     page.locator('input[name="substitute_result"][value="substitute"]').check()
@@ -41,6 +49,7 @@ def test_a_new_event_s_options_and_its_pairs_are_set_on_a_phone(new_page, live_s
     page.get_by_role("button", name=create).click()
     page.wait_for_url("**/events/*/")
     event = Event.objects.get()
+    assert (event.preset, event.options) == ("本溪 300", {"target": 300, "fanbei": 60})
     assert (event.substitute_result, event.late_hands, event.ranking) == ("substitute", "refused", "placement")
     assert event.placement_points == [5, 3, 1, 0]
     ids = {ep.player.name: ep.player_id for ep in event.players.select_related("player")}
