@@ -126,7 +126,7 @@ class GunziOptions:
             raise RulesError(
                 "options.inconsistent",
                 field="options.last_level",
-                detail=f"last_level {self.last_level} must be above first_level {self.first_level}",
+                detail=Msg(key="gunzi.last_above_first", params={"last": self.last_level, "first": self.first_level}),
             )
 
 
@@ -405,6 +405,10 @@ SPECIAL_TAGS: Mapping[str, str] = {
 }
 
 MESSAGES: Mapping[str, tuple[str, str]] = {
+    "gunzi.last_above_first": (
+        "出锅级 {last} 应高于起始级 {first}",
+        "last_level {last} must be above first_level {first}",
+    ),
     "error.tribute.first_hand": (
         "一盘的第一副牌没有进贡，tribute 只能是 normal",
         "a game's first hand has no tribute; tribute must be normal",

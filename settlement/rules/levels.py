@@ -217,21 +217,24 @@ def check_ladder(
     on it and never its last level; each `extra` (option, level) on it."""
     order = [LEVELS.index(name) for name in ladder]
     if len(order) < 2 or any(b <= a for a, b in pairwise(order)):
-        raise RulesError(
-            "options.inconsistent", field="options.ladder", detail="ladder must rise strictly, at least 2 levels"
-        )
+        raise RulesError("options.inconsistent", field="options.ladder", detail=Msg(key="options.ladder_rising"))
     for option_name, levels in marked:
         for name in levels:
             if name not in ladder or name == ladder[-1]:
                 raise RulesError(
                     "options.inconsistent",
                     field=f"options.{option_name}",
-                    detail=f"{option_name} level {name} must be on the ladder, not its last level",
+                    detail=Msg(
+                        key="options.level_below_last",
+                        params={"option": Msg(key=f"options.{option_name}"), "name": name},
+                    ),
                 )
     for option_name, name in extra:
         if name not in ladder:
             raise RulesError(
                 "options.inconsistent",
                 field=f"options.{option_name}",
-                detail=f"{option_name} {name} is not on the ladder",
+                detail=Msg(
+                    key="options.level_on_ladder", params={"option": Msg(key=f"options.{option_name}"), "name": name}
+                ),
             )

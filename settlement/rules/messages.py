@@ -55,6 +55,16 @@ COMMON: Mapping[str, tuple[str, str]] = {
         "this variant does not allow that redeal reason; one of: {choices}",
     ),
     "error.options.inconsistent": ("选项不一致：{detail}", "inconsistent options: {detail}"),
+    # The details of an inconsistent level ladder (levels.check_ladder), naming the option as the form does.
+    "options.ladder_rising": ("级牌顺序应从低到高，至少两级", "ladder must rise strictly, at least 2 levels"),
+    "options.level_below_last": (
+        "{option}的 {name} 应在级牌顺序上，且不是最后一级",
+        "{option} level {name} must be on the ladder, not its last level",
+    ),
+    "options.level_on_ladder": ("{option} {name} 不在级牌顺序上", "{option} {name} is not on the ladder"),
+    "options.must_defend": ("必打关卡", "must_defend"),
+    "options.no_skip": ("不许越级", "no_skip"),
+    "options.start_level": ("起始级", "start_level"),
     "redeal": ("重新发牌（{reason}），不计分", "redealt ({reason}), no score"),
     "redeal.all_pass": ("无人叫分", "all passed"),
     "redeal.no_trump_no_points": ("无主无分", "no trump and no points"),

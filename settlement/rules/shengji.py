@@ -176,13 +176,16 @@ class ShengjiOptions:
             raise RulesError(
                 "options.inconsistent",
                 field="options.threshold",
-                detail=f"threshold {t} must be a multiple of step {d}",
+                detail=Msg(key="shengji.threshold_step", params={"threshold": t, "step": d}),
             )
         if t > self.deck_points:
             raise RulesError(
                 "options.inconsistent",
                 field="options.threshold",
-                detail=f"threshold {t} is more than the {DECK_POINTS * self.decks} points of {self.decks} decks",
+                detail=Msg(
+                    key="shengji.threshold_deck",
+                    params={"threshold": t, "points": DECK_POINTS * self.decks, "decks": self.decks},
+                ),
             )
         check_ladder(self.ladder, (("must_defend", self.must_defend), ("no_skip", self.no_skip)))
 
@@ -397,6 +400,14 @@ class ShengjiTable(LevelCarry):
 
 
 MESSAGES: Mapping[str, tuple[str, str]] = {
+    "shengji.threshold_step": (
+        "上台线 {threshold} 应是每级分 {step} 的倍数",
+        "threshold {threshold} must be a multiple of step {step}",
+    ),
+    "shengji.threshold_deck": (
+        "上台线 {threshold} 超过 {decks} 副牌的 {points} 分",
+        "threshold {threshold} is more than the {points} points of {decks} decks",
+    ),
     "error.kou.cards_required": (
         "抠底时必须填最后一墩每人出的张数 kou_cards",
         "kou_di needs kou_cards, the cards each player played to the last trick",

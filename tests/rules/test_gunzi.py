@@ -456,6 +456,7 @@ def test_a_last_level_not_above_the_first_is_inconsistent(first, last):
     error = refusal([], options={"first_level": first, "last_level": last})
     assert (error.code, error.field) == ("options.inconsistent", "options.last_level")
     assert error.message("en") == f"inconsistent options: last_level {last} must be above first_level {first}"
+    assert error.message("zh-Hans") == f"选项不一致：出锅级 {last} 应高于起始级 {first}"
 
 
 def test_every_option_is_in_the_results():

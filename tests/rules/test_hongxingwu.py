@@ -760,6 +760,7 @@ def test_a_start_level_off_the_ladder_says_so():
     error = refusal([], options={"ladder": ["4", "A"], "start_level": "2"})
     assert (error.code, error.field) == ("options.inconsistent", "options.start_level")
     assert error.message("en") == "inconsistent options: start_level 2 is not on the ladder"
+    assert error.message("zh-Hans") == "选项不一致：起始级 2 不在级牌顺序上"
 
 
 @pytest.mark.parametrize(

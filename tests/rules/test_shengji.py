@@ -636,28 +636,32 @@ def test_a_figure_over_two_decks_says_how_far_over(hand, field, message):
 
 
 @pytest.mark.parametrize(
-    ("options", "field", "message"),
+    ("options", "field", "message", "zh"),
     [
         (
             {"ladder": ["4", "2", "A"]},
             "options.ladder",
             "inconsistent options: ladder must rise strictly, at least 2 levels",
+            "选项不一致：级牌顺序应从低到高，至少两级",
         ),
         (
             {"must_defend": ["A"]},
             "options.must_defend",
             "inconsistent options: must_defend level A must be on the ladder, not its last level",
+            "选项不一致：必打关卡的 A 应在级牌顺序上，且不是最后一级",
         ),
         (
             {"ladder": HONG5_LADDER, "no_skip": ["3"]},
             "options.no_skip",
             "inconsistent options: no_skip level 3 must be on the ladder, not its last level",
+            "选项不一致：不许越级的 3 应在级牌顺序上，且不是最后一级",
         ),
     ],
 )
-def test_a_ladder_that_does_not_fit_says_why(options, field, message):
+def test_a_ladder_that_does_not_fit_says_why_in_both_languages(options, field, message, zh):
     error = refusal([], options)
     assert (error.code, error.field, error.message("en")) == ("options.inconsistent", field, message)
+    assert error.message("zh-Hans") == zh
 
 
 # ---------------------------------------------------------------- the receipt, line by line (message table, en)
@@ -899,16 +903,25 @@ def test_the_stored_state_after_a_won_game_waits_for_nobody():
 
 
 @pytest.mark.parametrize(
-    ("options", "message"),
+    ("options", "message", "zh"),
     [
-        ({"threshold": 100}, "inconsistent options: threshold 100 must be a multiple of step 40"),
-        ({"threshold": 240}, "inconsistent options: threshold 240 is more than the 200 points of 2 decks"),
+        (
+            {"threshold": 100},
+            "inconsistent options: threshold 100 must be a multiple of step 40",
+            "选项不一致：上台线 100 应是每级分 40 的倍数",
+        ),
+        (
+            {"threshold": 240},
+            "inconsistent options: threshold 240 is more than the 200 points of 2 decks",
+            "选项不一致：上台线 240 超过 2 副牌的 200 分",
+        ),
     ],
 )
-def test_a_threshold_that_does_not_fit_says_why(options, message):
+def test_a_threshold_that_does_not_fit_says_why_in_both_languages(options, message, zh):
     # two decks: step 40 (20 × 2), 200 points
     error = refusal([], options)
     assert (error.code, error.field, error.message("en")) == ("options.inconsistent", "options.threshold", message)
+    assert error.message("zh-Hans") == zh
 
 
 @pytest.mark.parametrize(

@@ -218,7 +218,7 @@ def test_a_refused_option_is_shown_beside_its_field_in_the_reader_s_language(own
     assert not Event.objects.exists()
 
 
-@pytest.mark.parametrize(("lang", "words"), [("en", "ladder must rise"), ("zh-hans", "选项不一致")])
+@pytest.mark.parametrize(("lang", "words"), [("en", "ladder must rise"), ("zh-hans", "选项不一致：级牌顺序应从低到高")])
 def test_an_option_the_rules_refuse_is_shown_beside_its_field(owner_client, lang, words):
     """A ladder of no levels passes the form (each box may be unticked) but not the rules: their message, by the
     ladder's boxes."""
