@@ -67,6 +67,7 @@ bench: $(STAMP)
 	$(PY) bench/ledger.py
 	$(PY) bench/stats.py
 	$(PY) bench/draws.py
+	$(PY) bench/events.py
 
 # `make bench-load`: 10 clients for 60 s against gunicorn on PostgreSQL (a throwaway database on the server of
 # BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/postgres; BENCH_LOAD_DB names it), then an event's round
