@@ -1,7 +1,8 @@
 """The event pages in Chromium: the director's page on a phone (360 × 740) in both languages, drawing a round with
 the form and making the big screen's share link, and the big screen at 1280 × 720 and 1920 × 1080 with nothing off
 screen (with a pairs event's pairs, a zero-sum variant's settle-up), following a hand recorded at a table without a
-reload; the shared big screen with no login at 360 × 740 and 1280 × 720, saying so when its link is revoked.
+reload; the shared big screen with no login at 360 × 740 and 1280 × 720, saying so when its link is revoked;
+every event and league page at 360 × 740 and 1280 × 720.
 axe-core checks every page shown (conftest)."""
 
 from __future__ import annotations
@@ -182,3 +183,39 @@ def test_the_director_shares_the_big_screen_and_a_tv_follows_it_with_no_login(
         expect(tv.locator("#live-status")).to_contain_text(revoked, timeout=LIVE)
         assert tv.js_errors == []
     assert director.js_errors == []
+
+
+ROOM = {"width": 1280, "height": 720}
+
+
+@pytest.mark.parametrize("viewport", [pytest.param(PHONE, id="phone"), pytest.param(ROOM, id="1280x720")])
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_every_event_and_league_page_shows_whole_at_both_sizes(new_page, live_server, lang, viewport):
+    """The director's event pages and the league's, once the event has a round with hands, a penalty and a
+    substitute: each answers, nothing scrolls sideways, and axe-core finds nothing (conftest)."""
+    club, owner, event = _event(8)
+    services.round_draw(event=event, user=owner, draw="balanced", seed=5)
+    table = event.rounds.get(n=1).tables.order_by("number").first()
+    record_hands(table.session, owner, BENXI_EXAMPLE[:2])
+    seated = table.session.seats.order_by("seat").first().player
+    services.adjustment_add(event=event, user=owner, player=seated, kind="penalty", amount=5, reason="迟到")
+    services.substitute_seat(event=event, user=owner, round_n=1, absent=seated, substitute="李娜")
+    league = services.league_create(club=club, user=owner, name="冬季联赛", unit="分")
+    services.league_event_add(league=league, user=owner, event=event)
+    base = f"{live_server.url}/clubs/{club.slug}"
+    page = new_page(owner, viewport=viewport, lang=lang)
+    for path in (
+        "/events/",
+        "/events/new/",
+        "/events/new/?variant=baifen.benxi",
+        f"/events/{event.pk}/",
+        f"/events/{event.pk}/rounds/1/cards/",
+        f"/events/{event.pk}/results/",
+        f"/events/{event.pk}/finish/",
+        "/leagues/",
+        "/leagues/new/",
+        f"/leagues/{league.pk}/",
+    ):
+        assert page.goto(base + path).status == 200, path
+        assert overflows(page) == [], path
+    assert page.js_errors == []
