@@ -8,12 +8,13 @@ leaves this module — in an error or in a results document — is a ledger numb
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connections, transaction
+from django.db import OperationalError, connections, transaction
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
@@ -411,6 +412,24 @@ def log_replay(
     return LogReplay(result=result, numbers=numbers, start=start)
 
 
+def _sqlite_schema_write(cursor: Any, statement: str, *, tries: int = 100) -> None:
+    """A statement that changes SQLite's schema, tried again for up to 5 s while the schema table is locked.
+
+    "database table is locked" (SQLITE_LOCKED) is a statement of another thread on the same connection, or of
+    another connection to a shared cache (Django's in-memory test database, its live server's threads), still
+    reading: SQLite's busy timeout waits for a locked database file, never for that. It ends when that
+    statement does.
+    """
+    for attempt in range(tries):
+        try:
+            cursor.execute(statement)
+            return
+        except OperationalError as error:
+            if "table is locked" not in str(error) or attempt == tries - 1:
+                raise
+            time.sleep(0.05)
+
+
 @contextmanager
 def log_deletes_allowed(*, using: str = "default") -> Iterator[None]:
     """Let the database delete log rows inside the caller's transaction (only `manage.py flush` does).
@@ -436,7 +455,7 @@ def log_deletes_allowed(*, using: str = "default") -> Iterator[None]:
             )
             triggers = cursor.fetchall()
             for name, _sql in triggers:
-                cursor.execute(f'DROP TRIGGER "{name}"')
+                _sqlite_schema_write(cursor, f'DROP TRIGGER "{name}"')
             restore = [sql for _name, sql in triggers]
     try:
         yield

@@ -365,6 +365,15 @@ def new_page(browser: Any, live_server: Any, request: Any) -> Iterator[Any]:
     yield make
     for context in contexts:
         context.close()
+    _live_server_idle(live_server)
+
+
+def _live_server_idle(live_server: Any) -> None:
+    """Wait for the live server's request threads to end (the browser's connections closed with its contexts), so
+    that nothing of a request still runs when the database is flushed after the test."""
+    httpd = getattr(getattr(live_server, "thread", None), "httpd", None)
+    for thread in list(getattr(httpd, "_threads", None) or ()):
+        thread.join(timeout=5)
 
 
 def _settle_before(page: Any, name: str) -> None:
