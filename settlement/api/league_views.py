@@ -220,6 +220,19 @@ def league_detail(request: Request, league_id: int) -> Response:
     return Response(_league_body(league))
 
 
+def _league_and_event_for_director(request: Request, league_id: int, serializer: Any) -> tuple[League, Event]:
+    """The league (its club's director only) and the club's event the body names (`event`, required)."""
+    membership, league = get_league_for_user(request.user, league_id)
+    policy.deny_unless(policy.may_direct(membership.role))
+    body = body_no_nulls(request, serializer)
+    if "event" not in body:
+        raise LedgerError.from_rules(RulesError("field.required", field="event"))
+    event = Event.objects.filter(club_id=league.club_id, pk=_int(body["event"], "event")).first()
+    if event is None:
+        raise LedgerError("league.event_not_found", field="event")
+    return league, event
+
+
 @extend_schema(
     operation_id="league_event_add",
     tags=["leagues"],
@@ -232,14 +245,7 @@ def league_detail(request: Request, league_id: int) -> Response:
 )
 @api_endpoint("POST")
 def league_events(request: Request, league_id: int) -> Response:
-    membership, league = get_league_for_user(request.user, league_id)
-    policy.deny_unless(policy.may_direct(membership.role))
-    body = body_no_nulls(request, LeagueEventAddSerializer)
-    if "event" not in body:
-        raise LedgerError.from_rules(RulesError("field.required", field="event"))
-    event = Event.objects.filter(club_id=league.club_id, pk=_int(body["event"], "event")).first()
-    if event is None:
-        raise LedgerError("league.event_not_found", field="event")
+    league, event = _league_and_event_for_director(request, league_id, LeagueEventAddSerializer)
     services.league_event_add(league=league, user=request.user, event=event)
     return Response(_league_body(league))
 
@@ -256,14 +262,7 @@ def league_events(request: Request, league_id: int) -> Response:
 )
 @api_endpoint("POST")
 def league_event_remove(request: Request, league_id: int) -> Response:
-    membership, league = get_league_for_user(request.user, league_id)
-    policy.deny_unless(policy.may_direct(membership.role))
-    body = body_no_nulls(request, LeagueEventRemoveSerializer)
-    if "event" not in body:
-        raise LedgerError.from_rules(RulesError("field.required", field="event"))
-    event = Event.objects.filter(club_id=league.club_id, pk=_int(body["event"], "event")).first()
-    if event is None:
-        raise LedgerError("league.event_not_found", field="event")
+    league, event = _league_and_event_for_director(request, league_id, LeagueEventRemoveSerializer)
     services.league_event_remove(league=league, user=request.user, event=event)
     return Response(_league_body(league))
 
