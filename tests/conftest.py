@@ -154,7 +154,7 @@ def pytest_terminal_summary(terminalreporter):
         )
 
 
-# --- the order the xdist workers take the tests in (`make test`: `-n 2 --dist worksteal`) ---
+# --- the order the xdist workers take the tests in (`make test`: `-n 4 --dist worksteal`) ---
 #
 # worksteal gives each worker a contiguous part of the collection; a worker that runs out takes the second half
 # of what another still has queued. With the long tests (the browser tests, half a minute each for the axe
