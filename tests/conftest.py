@@ -14,6 +14,7 @@ WhiteNoise answers /static/, not the test handler that serves from the source fo
 
 from __future__ import annotations
 
+import atexit
 import fcntl
 import hashlib
 import os
@@ -54,6 +55,17 @@ django_settings.WHITENOISE_AUTOREFRESH = True
 # The tests' own cache is the process's memory (each test starts with it empty, `_fresh_cache`): the production
 # caches (Redis, the database's table: settings.CACHES) are run by the served site's tests (tests/ops/).
 django_settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# On SQLite the test database is a file, as a club's is, not pytest-django's shared in-memory one: the live
+# server's request threads then have connections of their own that wait for the write lock (WAL, the busy
+# timeout in settings.py), where threads sharing the in-memory database met "database table is locked" now
+# and then. Each xdist worker has its own file (pytest-django adds the worker's name), in a folder of this
+# process's, deleted when it ends. Nothing of a test needs to survive a crash, so SQLite need not sync it.
+if django_settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    _TEST_DB_DIR = tempfile.mkdtemp(prefix="baifen-test-db-")
+    atexit.register(shutil.rmtree, _TEST_DB_DIR, ignore_errors=True)
+    django_settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = str(Path(_TEST_DB_DIR) / "test.sqlite3")
+    _options = django_settings.DATABASES["default"].setdefault("OPTIONS", {})
+    _options["init_command"] = _options.get("init_command", "") + "PRAGMA synchronous=OFF;"
 STATIC_CACHE = Path(tempfile.gettempdir()) / f"baifen-test-static-{os.getuid()}"
 STATIC_CACHE_DAYS = 7
 

@@ -2,7 +2,9 @@
 
 With `CI=true` a missing Chromium (or Playwright) fails the run; elsewhere the tests are skipped.
 Django's live server runs in a thread of this process, and sync Playwright keeps an event loop
-running in the test's thread, so the ORM is told that is fine (DJANGO_ALLOW_ASYNC_UNSAFE).
+running in the test's thread, so the ORM is told that is fine (DJANGO_ALLOW_ASYNC_UNSAFE). On SQLite the
+test database is a file (tests/conftest.py says why), so each of the server's request threads has a connection
+of its own, as under gunicorn.
 
 Every page a test visits is checked with axe-core (WCAG 2.1 A and AA): the copy bundled in the pinned
 `axe-playwright-python` wheel is put into each document before the page's own scripts (an init
@@ -21,70 +23,15 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.conf import settings
-from django.core.servers.basehttp import ThreadedWSGIServer
-from django.db import connection
 from django.test import Client
-from django.test.testcases import LiveServerThread
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "1"
-
-
-# Held by the live server for each request and by the test's own queries meanwhile (see below). Reentrant: a
-# request's queries run in the thread that holds it.
-LIVE_SERVER_LOCK = threading.RLock()
-
-
-class OneRequestAtATime(ThreadedWSGIServer):
-    """The live server on SQLite in memory, answering one request at a time (each connection still has its thread).
-
-    The test database is SQLite in memory, and the live server's threads all use the test's one connection
-    to it: a write while another thread's read of that table is still open fails at once ("database table
-    is locked"), where a database file would make it wait, as it does in production. A page that sends two
-    requests together (an offline phone's kept hands, a poll) met that now and then, and so did a test's own
-    query while a page's request was being answered: `live_server_queries_wait` makes those wait too.
-    """
-
-    def set_app(self, application: Callable[..., Any]) -> None:
-        if not self.connections_override:  # a database server (PostgreSQL): each thread has its own connection
-            super().set_app(application)
-            return
-
-        def one_at_a_time(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
-            with LIVE_SERVER_LOCK:
-                return application(environ, start_response)
-
-        super().set_app(one_at_a_time)
-
-
-LiveServerThread.server_class = OneRequestAtATime
-
-
-def _after_the_request(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any) -> Any:
-    with LIVE_SERVER_LOCK:
-        return execute(sql, params, many, context)
-
-
-@pytest.fixture(autouse=True)
-def live_server_queries_wait(request: Any) -> None:
-    """On SQLite in memory, the test thread's queries wait for the live server's request in progress (they share
-    its one connection), as they would wait for a lock on a database file.
-
-    The wrapper stays on the test thread's connection for the rest of the run: the database's flush after a
-    test (pytest-django's teardown, later than any fixture of ours) must wait too. A request the browser sent
-    just before its context closed was still being answered when the flush dropped its triggers, and the
-    flush failed ("database table is locked: sqlite_master"). Uncontended, the lock costs nothing.
-    """
-    if "live_server" not in request.fixturenames or connection.vendor != "sqlite":
-        return
-    if _after_the_request not in connection.execute_wrappers:
-        connection.execute_wrappers.append(_after_the_request)
 
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
