@@ -301,6 +301,8 @@
       }
       limitBids();
       showApplicable();
+      /* A preview still on its way describes the fields as they were: its answer is dropped. */
+      asked++;
       clearTimeout(timer);
       timer = setTimeout(preview, 200);
     }

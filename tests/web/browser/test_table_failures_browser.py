@@ -48,6 +48,29 @@ def test_a_failed_preview_says_the_receipt_is_stale_and_the_next_one_clears_it(s
     expect(page.locator("#receipt .preview-failed")).to_have_count(0)
 
 
+def test_a_preview_answered_after_a_later_change_is_dropped(scorekeeping):
+    page, _, _ = scorekeeping
+    _enter(page, "bid 80 + captured 15", declarer=0, bid=80, captured=15)
+    page.evaluate(
+        """() => { window.receipts = [];
+        new MutationObserver(() => window.receipts.push(document.querySelector('#receipt').textContent))
+          .observe(document.querySelector('#receipt'), {childList: true, subtree: true}); }"""
+    )
+    held = []
+    preview = re.compile(r"/table/preview/$")
+    page.route(preview, lambda route: route.continue_() if held else held.append(route))  # holds the first
+    page.fill('input[name="captured"]', "20")
+    page.wait_for_timeout(50)
+    while not held:  # the preview waits for a pause in typing before it is sent
+        page.wait_for_timeout(50)
+    answer_for_20 = held[0].fetch()
+    # 25 is typed while the answer for 20 is still on its way; that answer arrives before 25's preview is sent.
+    page.fill('input[name="captured"]', "25")
+    held[0].fulfill(response=answer_for_20)
+    expect(page.locator("#receipt")).to_contain_text("bid 80 + captured 25")
+    assert not [text for text in page.evaluate("window.receipts") if "captured 20" in text]
+
+
 def test_an_expired_login_leads_to_the_login_page_not_into_the_receipt(scorekeeping):
     page, session, _ = scorekeeping
     _enter(page, "bid 80 + captured 15", declarer=0, bid=80, captured=15)
