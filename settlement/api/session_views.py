@@ -78,8 +78,8 @@ def _session_body(session: Session, results: dict[str, Any]) -> dict[str, Any]:
         "date": session.date.isoformat(),
         "venue": session.venue,
         "status": session.status,
-        "created": s.SessionResultsSerializer().fields["created"].to_representation(session.created_at),
-        "updated": s.SessionResultsSerializer().fields["updated"].to_representation(session.updated_at),
+        "created": s.api_time(session.created_at),
+        "updated": s.api_time(session.updated_at),
         **results,
     }
 
@@ -110,15 +110,14 @@ def _hand_body(session: Session, write: services.HandWrite) -> dict[str, Any]:
         session=session, number=write.hand.number, lang=request_lang(), derived=write.derived, players=write.players
     )
     revision = write.revision
-    times = s.HandWriteSerializer().fields["created"]
     return {
         "n": write.hand.number,
         "revision": revision.number,
         "is_void": revision.is_void,
         "variant": session.variant,
         "input": hand_input_ordered(revision.input),
-        "created": times.to_representation(write.hand.created_at),
-        "updated": times.to_representation(revision.created_at),
+        "created": s.api_time(write.hand.created_at),
+        "updated": s.api_time(revision.created_at),
         "result": result,
         "game_end": game_end,
     }
