@@ -39,7 +39,7 @@ def get_membership_for_user(user: Any, slug: str) -> Membership:
 
 
 def get_session_for_user(user: Any, session_id: int, slug: str | None = None) -> tuple[Membership, Session]:
-    """The session with its club and the user's membership of that club (two queries, `ledger/sql.py`: every
+    """The session with its club and the user's membership of that club (one query, `ledger/sql.py`: every
     session page and API call starts here); with `slug`, it must be that club's."""
     found = sql.session_for_member(session_id=session_id, user_id=user.pk, slug=slug)
     if found is None:

@@ -43,19 +43,19 @@ def _sql(using: str) -> dict[str, str]:
         return _column(model, name, using)
 
     # FOR NO KEY UPDATE: see services.common.session_lock. SQLite has no row locks (its write transaction is the lock).
+    quote = connection.ops.quote_name
     lock = connection.ops.for_update_sql(no_key=True) if connection.features.has_select_for_update else ""
+    # The club's columns ride along as club__<column> (_club_of builds the club from them).
+    club_columns = ", ".join(f"c.{quote(f.column)} AS {quote('club__' + f.column)}" for f in Club._meta.concrete_fields)
     member = (
-        f"SELECT s.*, m.{c(Membership, 'id')} AS membership_id, m.{c(Membership, 'role')} AS membership_role"
-        f" FROM {t(Session)} s INNER JOIN {t(Membership)} m"
+        f"SELECT s.*, m.{c(Membership, 'id')} AS membership_id, m.{c(Membership, 'role')} AS membership_role,"
+        f" {club_columns} FROM {t(Session)} s INNER JOIN {t(Membership)} m"
         f" ON m.{c(Membership, 'club')} = s.{c(Session, 'club')} AND m.{c(Membership, 'user')} = %s"
+        f" INNER JOIN {t(Club)} c ON c.{c(Club, 'id')} = s.{c(Session, 'club')}"
     )
     return {
         "session_for_member": f"{member} WHERE s.{c(Session, 'id')} = %s",
-        "session_for_member_in": (
-            f"{member} INNER JOIN {t(Club)} c ON c.{c(Club, 'id')} = s.{c(Session, 'club')}"
-            f" WHERE s.{c(Session, 'id')} = %s AND c.{c(Club, 'slug')} = %s"
-        ),
-        "club": f"SELECT * FROM {t(Club)} WHERE {c(Club, 'id')} = %s",
+        "session_for_member_in": f"{member} WHERE s.{c(Session, 'id')} = %s AND c.{c(Club, 'slug')} = %s",
         "session_version_for_member": (
             f"SELECT s.{c(Session, 'version')} FROM {t(Session)} s INNER JOIN {t(Membership)} m"
             f" ON m.{c(Membership, 'club')} = s.{c(Session, 'club')} AND m.{c(Membership, 'user')} = %s"
@@ -108,11 +108,26 @@ def session_for_member(
     session = next(iter(sessions.using(using)), None)
     if session is None:
         return None
-    (session.club,) = Club.objects.raw(_sql(using)["club"], [session.club_id]).using(using)
+    session.club = _club_of(session, using)
     row = (session.membership_id, user_id, session.club_id, session.membership_role)  # type: ignore[attr-defined]
     membership = Membership.from_db(using, ["id", "user_id", "club_id", "role"], row)
     membership.club = session.club
     return membership, session
+
+
+def _club_of(session: Session, using: str) -> Club:
+    """The club from the session row's club__<column> values, converted as the ORM converts a column it reads
+    (a date-time stored as text on SQLite, a boolean as an integer …)."""
+    connection = connections[using]
+    names, values = [], []
+    for field in Club._meta.concrete_fields:
+        value = getattr(session, "club__" + field.column)
+        column = field.get_col(Club._meta.db_table)
+        for convert in connection.ops.get_db_converters(column) + column.get_db_converters(connection):
+            value = convert(value, column, connection)
+        names.append(field.attname)
+        values.append(value)
+    return Club.from_db(using, names, values)
 
 
 def session_version_for_member(*, session_id: int, user_id: int | None, using: str = "default") -> int | None:

@@ -6,7 +6,7 @@ import pytest
 
 from settlement import services
 from settlement.ledger import sql
-from settlement.models import HandState, Role
+from settlement.models import Club, HandState, Role
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, make_session, make_user, record_hands
 
 pytestmark = pytest.mark.django_db
@@ -57,6 +57,18 @@ def test_the_session_comes_with_the_members_role_and_its_club(table, role):
         member.pk,
     )
     assert session_lock_role(session, member) == role
+
+
+def test_the_club_read_with_the_session_is_the_one_the_orm_reads_field_for_field(table):
+    club, owner, session = table
+    club.show_achievements = False
+    club.save()
+    _, read = sql.session_for_member(session_id=session.pk, user_id=owner.pk)
+    stored = Club.objects.get(pk=club.pk)
+    for field in Club._meta.concrete_fields:
+        value, expected = getattr(read.club, field.attname), getattr(stored, field.attname)
+        assert (type(value), value) == (type(expected), expected), field.name
+    assert not read.club._state.adding
 
 
 def session_lock_role(session, user):
