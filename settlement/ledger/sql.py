@@ -42,8 +42,8 @@ def _sql(using: str) -> dict[str, str]:
     def c(model: type[Model], name: str) -> str:
         return _column(model, name, using)
 
-    # FOR NO KEY UPDATE: see services.common.session_lock. SQLite has no row locks (its write transaction is the lock).
     quote = connection.ops.quote_name
+    # FOR NO KEY UPDATE: see services.common.session_lock. SQLite has no row locks (its write transaction is the lock).
     lock = connection.ops.for_update_sql(no_key=True) if connection.features.has_select_for_update else ""
     # The club's columns ride along as club__<column> (_club_of builds the club from them).
     club_columns = ", ".join(f"c.{quote(f.column)} AS {quote('club__' + f.column)}" for f in Club._meta.concrete_fields)
