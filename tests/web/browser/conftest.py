@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -271,6 +272,7 @@ def new_page(browser: Any, live_server: Any, request: Any) -> Iterator[Any]:
     fresh context, as `user`; axe-core checks each document it shows (not with `script=False`: no script runs)."""
     contexts = []
     request.node.axe_pages = []
+    _live_server_threads(live_server)  # from the first request on
     runner = _axe_source() + "\n" + AXE_RUNNER % {"options": json.dumps(AXE_OPTIONS)}
 
     def make(
@@ -322,11 +324,33 @@ def new_page(browser: Any, live_server: Any, request: Any) -> Iterator[Any]:
     _live_server_idle(live_server)
 
 
+def _live_server_threads(live_server: Any) -> set[threading.Thread]:
+    """The live server's request threads still running, kept from now on. Django's server makes them daemon threads,
+    which socketserver does not keep (its `_threads` stays empty), so each records itself here while it runs."""
+    httpd = getattr(getattr(live_server, "thread", None), "httpd", None)
+    if httpd is None:
+        return set()
+    running = getattr(httpd, "baifen_running", None)
+    if running is None:
+        running = httpd.baifen_running = set()
+        serve = httpd.process_request_thread
+
+        def recorded(request: Any, client_address: Any) -> None:
+            running.add(threading.current_thread())
+            try:
+                serve(request, client_address)
+            finally:
+                running.discard(threading.current_thread())
+
+        httpd.process_request_thread = recorded  # looked up on the instance as each request's thread starts
+    return running
+
+
 def _live_server_idle(live_server: Any) -> None:
     """Wait for the live server's request threads to end (the browser's connections closed with its contexts), so
-    that nothing of a request still runs when the database is flushed after the test."""
-    httpd = getattr(getattr(live_server, "thread", None), "httpd", None)
-    for thread in list(getattr(httpd, "_threads", None) or ()):
+    that nothing of a request still runs when the database is flushed after the test (on PostgreSQL a request
+    still in its transaction deadlocks the flush's TRUNCATE)."""
+    for thread in list(_live_server_threads(live_server)):
         thread.join(timeout=5)
 
 
