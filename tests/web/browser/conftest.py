@@ -350,7 +350,7 @@ def _live_server_idle(live_server: Any) -> None:
     """Wait for the live server's request threads to end (the browser's connections closed with its contexts), so
     that nothing of a request still runs when the database is flushed after the test (on PostgreSQL a request
     still in its transaction deadlocks the flush's TRUNCATE)."""
-    for thread in list(_live_server_threads(live_server)):
+    for thread in _live_server_threads(live_server).copy():  # a copy in one step: request threads change the set
         thread.join(timeout=5)
 
 
