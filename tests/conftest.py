@@ -19,6 +19,7 @@ import fcntl
 import hashlib
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -67,6 +68,58 @@ if django_settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3
     _options = django_settings.DATABASES["default"].setdefault("OPTIONS", {})
     _options["init_command"] = _options.get("init_command", "") + "PRAGMA synchronous=OFF;"
 STATIC_CACHE = Path(tempfile.gettempdir()) / f"baifen-test-static-{os.getuid()}"
+
+# Each xdist worker would migrate its own test database (7 s a worker at the start of `make test`, the four at once
+# on two cores). On SQLite the first worker migrates one copy for the run, in a process of its own, under a lock;
+# every worker starts from a copy of it, and Django, keeping the database (keepdb), applies the migrations it
+# lacks: none. A database as `migrate` leaves it either way; the copy is the run's own (its xdist run id), so no
+# stale one is ever used. Without xdist, or on PostgreSQL, the test database is created as pytest-django does.
+MIGRATED_CACHE = Path(tempfile.gettempdir()) / f"baifen-test-migrated-{os.getuid()}"
+
+
+def _migrated_copy(run: str) -> Path:
+    """This run's migrated SQLite database (migrated now if no worker has yet)."""
+    MIGRATED_CACHE.mkdir(mode=0o700, parents=True, exist_ok=True)
+    ready = MIGRATED_CACHE / run / "db.sqlite3"
+    with open(MIGRATED_CACHE / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another worker migrating it: wait for its copy
+        if not ready.exists():
+            for old in MIGRATED_CACHE.iterdir():  # earlier runs' copies
+                if old.is_dir() and time.time() - old.stat().st_mtime > 3600:
+                    shutil.rmtree(old, ignore_errors=True)
+            building = Path(tempfile.mkdtemp(dir=MIGRATED_CACHE, prefix=".building-"))
+            env = {k: v for k, v in os.environ.items() if not k.startswith("DATABASE_")}
+            env["DATABASE_URL"] = f"sqlite:///{building / 'db.sqlite3'}"
+            done = subprocess.run(
+                [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+                cwd=ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            assert done.returncode == 0, f"manage.py migrate:\n{done.stdout}\n{done.stderr}"
+            assert not (building / "db.sqlite3-wal").exists(), "migrate left a write-ahead log: the copy would lack it"
+            building.rename(ready.parent)  # whole or not at all
+    return ready
+
+
+@pytest.fixture(scope="session")
+def django_db_keepdb(request: pytest.FixtureRequest, django_db_modify_db_settings: None) -> bool:
+    """pytest-django's (--reuse-db), or on SQLite under xdist: the worker's test database copied from the run's
+    migrated one, and kept (migrate then finds nothing to do; the folder goes when the worker ends)."""
+    from django.db import connections
+
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    database = connections["default"].settings_dict  # the worker's name added (pytest-django)
+    if request.config.getvalue("reuse_db") or request.config.getvalue("create_db"):
+        return bool(request.config.getvalue("reuse_db"))
+    if run is None or database["ENGINE"] != "django.db.backends.sqlite3":
+        return False
+    shutil.copyfile(_migrated_copy(run), database["TEST"]["NAME"])
+    return True
+
+
 STATIC_CACHE_DAYS = 7
 
 
