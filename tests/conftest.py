@@ -67,7 +67,6 @@ if django_settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3
     django_settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = str(Path(_TEST_DB_DIR) / "test.sqlite3")
     _options = django_settings.DATABASES["default"].setdefault("OPTIONS", {})
     _options["init_command"] = _options.get("init_command", "") + "PRAGMA synchronous=OFF;"
-STATIC_CACHE = Path(tempfile.gettempdir()) / f"baifen-test-static-{os.getuid()}"
 
 # Each xdist worker would migrate its own test database (7 s a worker at the start of `make test`, the four at once
 # on two cores). On SQLite the first worker migrates one copy for the run, in a process of its own, under a lock;
@@ -120,6 +119,7 @@ def django_db_keepdb(request: pytest.FixtureRequest, django_db_modify_db_setting
     return True
 
 
+STATIC_CACHE = Path(tempfile.gettempdir()) / f"baifen-test-static-{os.getuid()}"
 STATIC_CACHE_DAYS = 7
 
 
