@@ -22,6 +22,11 @@ workers = int(os.environ.get("WEB_CONCURRENCY") or 2)
 worker_class = "gthread"
 threads = int(os.environ.get("WEB_THREADS") or 4)
 timeout = int(os.environ.get("BAIFEN_WORKER_TIMEOUT") or 30)
+# gunicorn's own limits (its defaults), written out because the API's schema documents them (414 and 431 on
+# every call, settlement/api/schema.py): a longer request line or header is refused before Django reads it.
+limit_request_line = 4094
+limit_request_field_size = 8190
+limit_request_fields = 100
 # The access log and errors to stderr, with Django's own log: one stream for systemd or docker to keep.
 accesslog = "-"
 errorlog = "-"

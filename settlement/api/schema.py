@@ -423,6 +423,15 @@ WITH_BODY = {
     "413": "the body is larger than the server takes (`BAIFEN_MAX_BODY_BYTES`, 5 MB by default)",
     "415": "the body is not JSON (`Content-Type: application/json`)",
 }
+# What the production server (gunicorn, `make serve`) answers before a request reaches the API, with its own small
+# HTML page and none of the API's headers: a client can meet them on any call, so they are documented on every one.
+BEFORE_THE_API = {
+    "414": "the request line (method, path and query) is longer than the server reads (4,094 bytes); "
+    "gunicorn's HTML page, not the error shape",
+    "431": "a request header is longer than the server reads (8,190 bytes), or there are more than 100; "
+    "gunicorn's HTML page, not the error shape",
+}
+BEFORE_THE_API_CONTENT = {"text/html": {"schema": {"type": "string"}}}
 
 
 ETAG_HEADER = {
@@ -458,8 +467,9 @@ def _headers_complete(operation: dict[str, Any]) -> None:
     """The headers a client relies on: the request id and rate limit on every answer, ETag and If-None-Match where
     a read answers 304, Retry-After on a 429."""
     responses = operation["responses"]
-    for response in responses.values():
-        response.setdefault("headers", {}).update(EVERY_ANSWER_HEADERS)
+    for code, response in responses.items():
+        if code not in BEFORE_THE_API:
+            response.setdefault("headers", {}).update(EVERY_ANSWER_HEADERS)
     if "304" in responses:
         for code in ("200", "304"):
             responses[code].setdefault("headers", {})["ETag"] = ETAG_HEADER
@@ -504,6 +514,8 @@ def _statuses_complete(operation: dict[str, Any]) -> None:
     extra = {**EVERY_CALL, **(WITH_BODY if "requestBody" in operation else {})}
     for code, described in extra.items():
         responses.setdefault(code, {"description": described, "content": {"application/json": {"schema": ERROR_REF}}})
+    for code, described in BEFORE_THE_API.items():
+        responses.setdefault(code, {"description": described, "content": BEFORE_THE_API_CONTENT})
     _headers_complete(operation)
     for code, response in responses.items():
         if not response.get("description"):

@@ -114,3 +114,22 @@ def test_the_test_live_server_serves_the_collected_files_as_whitenoise_does(live
     hashed = httpx.get(live_server.url + static("css/base.css"))
     assert hashed.status_code == 200 and "immutable" in hashed.headers["Cache-Control"]
     assert httpx.get(live_server.url + "/manage.py").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("headers", "query", "code"),
+    [
+        ({}, "offset=" + "9" * 4100, "414"),
+        ({"If-None-Match": "x" * 8200}, "", "431"),
+    ],
+    ids=["a request line over 4,094 bytes", "a header over 8,190 bytes"],
+)
+def test_what_the_server_answers_before_the_api_is_what_the_schema_says(site, headers, query, code):
+    """gunicorn refuses these before Django reads the request; the schema documents them as its HTML page."""
+    running, client = site
+    schema = client.get("/api/v1/schema/", headers={"Accept": "application/json"}).json()
+    documented = schema["paths"]["/api/v1/tokens/"]["get"]["responses"][code]
+    refused = httpx.get(f"{running.url}/api/v1/tokens/?{query}", headers=headers)
+    assert str(refused.status_code) == code
+    assert refused.headers["Content-Type"].split(";")[0] in documented["content"]
+    assert "X-Request-Id" not in refused.headers
