@@ -117,13 +117,14 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    # Before staticfiles: its `runserver` (no Nagle stall, settlement/management/commands/runserver.py) is the one run.
+    "settlement",
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "axes",
-    "settlement",
 ]
 
 MIDDLEWARE = [

@@ -37,6 +37,8 @@ from django.core.signals import setting_changed
 from django.test.utils import override_settings
 from hypothesis import HealthCheck, settings
 
+from baifen_ledger.devserver import NoDelayThreadedWSGIServer
+
 ROOT = Path(__file__).resolve().parent.parent
 # BAIFEN_SHARED_DIR: where the shared rules data lives when the tree runs from a copy (mutmut's mutants/).
 SHARED = Path(os.environ.get("BAIFEN_SHARED_DIR") or ROOT.parent / "shared")
@@ -174,6 +176,8 @@ def collected_static() -> Path:
 
 class ProductionLiveServerThread(django.test.testcases.LiveServerThread):
     """pytest-django's live server without its static files handler: WhiteNoise serves them, as under gunicorn."""
+
+    server_class = NoDelayThreadedWSGIServer  # no ~40 ms stall an answer on a kept-alive connection
 
     def __init__(self, host: str, static_handler: object = None, **kwargs: object) -> None:
         super().__init__(host, static_handler=lambda _media_handler: WSGIHandler(), **kwargs)
