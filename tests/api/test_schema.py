@@ -9,6 +9,7 @@ import yaml
 from django.core.management import call_command
 from rest_framework.authtoken.models import Token
 
+from settlement.api.schema import BEFORE_THE_API
 from settlement.models import Club, Event, League, Session
 
 from .conftest import assert_error, client_for
@@ -168,7 +169,11 @@ def test_the_schema_declares_the_headers_a_client_relies_on(schema):
         ).items()
     for op in operations.values():
         assert "Retry-After" in op["responses"]["429"]["headers"], op["operationId"]
-        for response in op["responses"].values():
+        for code, response in op["responses"].items():
+            if code in BEFORE_THE_API:
+                # gunicorn answers these before the API runs: claiming the API's headers on them would be untrue
+                assert "headers" not in response, (op["operationId"], code)
+                continue
             assert {"X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} <= set(
                 response["headers"]
             )
@@ -178,7 +183,8 @@ def test_the_schema_declares_the_headers_a_client_relies_on(schema):
         key = next(p for p in op["parameters"] if p["in"] == "header" and p["name"] == "Idempotency-Key")
         assert key["schema"]["maxLength"] == 255
         for code, response in op["responses"].items():
-            assert ("Idempotent-Replayed" in response["headers"]) == code.startswith("2"), (op["operationId"], code)
+            replayed = "Idempotent-Replayed" in response.get("headers", {})
+            assert replayed == code.startswith("2"), (op["operationId"], code)
     made = {name for name, op in operations.items() if "201" in op["responses"]}
     assert made == {
         "club_sessions_import",
