@@ -6,6 +6,12 @@ The big screen follows the room as the share page follows a table (`web/share.py
 asks `screen/live/` every 2 s with the ETag it has; nothing new is a 304 after one query for the ETag (the event's
 stored version and its tables', `event_pages.event_screen_etag`). The director makes a read-only link to it for a
 TV in the room (`/e/<token>/`, no login, revocable, as a session's share link): the same screen, its poll one query.
+
+A round of many tables moves the event's version several times a second, and the fragment reads every table's
+standings (about 130 ms at 100 tables): rendered once a version, the screens' polls alone would keep a core busy.
+So a new version is rendered at most once every `SCREEN_REFRESH_SECONDS` (the screens' own poll period) for each
+event and language, whichever door and worker asks (the gate is in the shared cache); a poll in between gets the
+newest render with that render's ETag (a 304 if it has it), and sees the rest at the next.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from .events import _get_event_for_user
 from .share import LinkRevoked, private_answer, revoked_page
 
 LIVE_CACHE_SECONDS = 600
+SCREEN_REFRESH_SECONDS = 2  # share.js polls the big screen every 2 s: no screen sees news sooner anyway
 # The most pairs and transfers the standings column shows (the rest: the event page and the printed results).
 SCREEN_PAIRS = 8
 SCREEN_TRANSFERS = 5
@@ -73,17 +80,35 @@ def _fresh(response: HttpResponse) -> HttpResponse:
     return response
 
 
+def screen_render_gate(*, event_id: int, lang: str) -> str:
+    """The cache key held for `SCREEN_REFRESH_SECONDS` after the event's screen was rendered in `lang`."""
+    return f"event-screen-gate:{event_id}:{lang}"
+
+
 def _live(request: HttpRequest, club: Club, event: Event, etag: str) -> HttpResponse:
-    """The fragment under `etag`, or 304 when the reader has it; rendered once a write, whichever door asks."""
-    if etag in parse_etags(request.headers.get("If-None-Match", "")):
-        response: HttpResponse = HttpResponseNotModified()
-    else:
-        key = f"event-screen:{event.pk}:{etag}"
-        body = cache.get(key)
-        if body is None:
-            body = render_to_string("settlement/event_screen_live.html", _screen_context(club, event), request)
-            cache.set(key, body, LIVE_CACHE_SECONDS)
-        response = HttpResponse(body)
+    """The fragment under `etag`, or 304 when the reader has it; a new version rendered once, whichever door asks,
+    and at most once every `SCREEN_REFRESH_SECONDS` (before then, the newest render under its own ETag)."""
+    asked = parse_etags(request.headers.get("If-None-Match", ""))
+    if etag in asked:
+        return _answer(None, etag)
+    lang = get_language()
+    key, newest_key = f"event-screen:{event.pk}:{etag}", f"event-screen-newest:{event.pk}:{lang}"
+    found = cache.get_many([key, newest_key])
+    if key in found:
+        return _answer(found[key], etag)
+    newest = found.get(newest_key)
+    gate_open = cache.add(screen_render_gate(event_id=event.pk, lang=lang), 1, SCREEN_REFRESH_SECONDS)
+    if newest is not None and not gate_open:
+        shown, body = newest
+        return _answer(None if shown in asked else body, shown)
+    body = render_to_string("settlement/event_screen_live.html", _screen_context(club, event), request)
+    cache.set_many({key: body, newest_key: (etag, body)}, LIVE_CACHE_SECONDS)
+    return _answer(body, etag)
+
+
+def _answer(body: str | None, etag: str) -> HttpResponse:
+    """The fragment `body` under `etag`, or a 304 (None: the reader has it)."""
+    response = HttpResponseNotModified() if body is None else HttpResponse(body)
     response["ETag"] = etag
     return response
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 import django.test.signals  # noqa: F401 - connects the receiver that drops cached catalogues
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.core.signals import setting_changed
 
 from settlement.management.commands.compile_translations import translations_compile
+from settlement.web.event_screens import screen_render_gate
 from tests.conftest import ROOT
 from tests.factories import make_club, make_member
 
@@ -29,3 +31,13 @@ def owner_client(client):
     owner = make_member(club)
     client.force_login(owner)
     return client, club, owner
+
+
+@pytest.fixture
+def screen_refresh_passes():
+    """`passes(event)`: the big screen's refresh period ends, as `SCREEN_REFRESH_SECONDS` would (its gate opens)."""
+
+    def passes(event) -> None:
+        cache.delete_many([screen_render_gate(event_id=event.pk, lang=code) for code, _ in settings.LANGUAGES])
+
+    return passes

@@ -177,21 +177,23 @@ def test_the_next_reader_of_the_same_news_costs_one_query(anon, shared, django_a
         assert Client().get(_live(link)).status_code == 200
 
 
-def test_a_substitution_changes_the_etag_and_shows_the_substitute(anon, shared):
+def test_a_substitution_changes_the_etag_and_shows_the_substitute(anon, shared, screen_refresh_passes):
     event, link, owner = shared
     etag = anon.get(_live(link))["ETag"]
     absent = event.rounds.get().tables.get(number=1).session.seats.get(seat=0).player
     services.substitute_seat(event=event, user=owner, round_n=1, absent=absent, substitute="李娜")
+    screen_refresh_passes(event)
     fresh = anon.get(_live(link), HTTP_IF_NONE_MATCH=etag)
     assert fresh.status_code == 200 and fresh["ETag"] != etag
     first_table = fresh.content.decode().split('<li class="open">')[1]
     assert "李娜" in first_table and absent.name not in first_table
 
 
-def test_a_hand_at_a_table_changes_the_etag(anon, shared):
+def test_a_hand_at_a_table_changes_the_etag(anon, shared, screen_refresh_passes):
     event, link, owner = shared
     etag = anon.get(_live(link))["ETag"]
     record_hands(event.rounds.get().tables.get(number=2).session, owner, BENXI_EXAMPLE[:1])
+    screen_refresh_passes(event)
     fresh = anon.get(_live(link), HTTP_IF_NONE_MATCH=etag)
     assert fresh.status_code == 200 and fresh.content.decode().count("<small>1 局</small>") == 1
 

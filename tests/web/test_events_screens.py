@@ -7,6 +7,7 @@ import pytest
 import segno  # noqa: F401 - the QR codes are drawn by it
 from django.conf import settings
 from django.core.cache import cache
+from django.test import Client
 from django.urls import reverse
 
 from settlement import services
@@ -50,7 +51,9 @@ def test_the_event_page_with_view_tv_opens_the_big_screen(owner_client):
     assert response.status_code == 302 and response["Location"] == _url("event_screen", event)
 
 
-def test_the_big_screen_fragment_is_a_304_until_a_hand_is_recorded(owner_client, django_assert_num_queries):
+def test_the_big_screen_fragment_is_a_304_until_a_hand_is_recorded(
+    owner_client, screen_refresh_passes, django_assert_num_queries
+):
     client, club, owner = owner_client
     event = _event(club, owner)
     first = client.get(_url("event_screen_live", event))
@@ -61,18 +64,53 @@ def test_the_big_screen_fragment_is_a_304_until_a_hand_is_recorded(owner_client,
     assert again.status_code == 304 and again.content == b""
     session = event.rounds.get().tables.get(number=1).session
     record_hands(session, owner, BENXI_EXAMPLE[:1])
+    screen_refresh_passes(event)
     fresh = client.get(_url("event_screen_live", event), HTTP_IF_NONE_MATCH=first["ETag"])
     assert fresh.status_code == 200 and fresh["ETag"] != first["ETag"]
     body = fresh.content.decode()
     assert body.count("<small>1 局</small>") == 1 and body.count("<small>0 局</small>") == 3
 
 
-def test_the_big_screen_fragment_changes_with_an_adjustment(owner_client):
+def test_news_within_the_refresh_period_shows_at_its_end_and_the_newest_render_meanwhile(
+    owner_client, screen_refresh_passes, django_assert_num_queries
+):
+    """A round's writes come several a second: the screen is rendered at most once a period, not once a write."""
+    client, club, owner = owner_client
+    event = _event(club, owner)
+    first = client.get(_url("event_screen_live", event))
+    for number in (1, 2, 3):
+        record_hands(event.rounds.get().tables.get(number=number).session, owner, BENXI_EXAMPLE[:1])
+    # Nothing is read beyond the idle poll's five queries (no standings): the newest render's ETag, a 304 for it.
+    with django_assert_num_queries(5):
+        waiting = client.get(_url("event_screen_live", event), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert waiting.status_code == 304 and waiting["ETag"] == first["ETag"]
+    newcomer = client.get(_url("event_screen_live", event))
+    assert newcomer.status_code == 200 and newcomer["ETag"] == first["ETag"] and newcomer.content == first.content
+    screen_refresh_passes(event)
+    fresh = client.get(_url("event_screen_live", event), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert fresh.status_code == 200 and fresh["ETag"] != first["ETag"]
+    assert fresh.content.decode().count("<small>1 局</small>") == 3
+
+
+def test_the_refresh_period_holds_for_both_doors_and_each_language_on_its_own(owner_client, screen_refresh_passes):
+    client, club, owner = owner_client
+    event = _event(club, owner)
+    link = services.event_share_create(event=event, user=owner)
+    members = client.get(_url("event_screen_live", event))
+    record_hands(event.rounds.get().tables.get(number=1).session, owner, BENXI_EXAMPLE[:1])
+    tv = Client().get(reverse("event_share_live", args=[link.token]))
+    assert tv["ETag"] == members["ETag"] and tv.content == members.content  # the members' render, until the period ends
+    english = Client(headers={"accept-language": "en"}).get(reverse("event_share_live", args=[link.token]))
+    assert english.status_code == 200 and "<small>1 hand</small>" in english.content.decode()
+
+
+def test_the_big_screen_fragment_changes_with_an_adjustment(owner_client, screen_refresh_passes):
     client, club, owner = owner_client
     event = _event(club, owner)
     etag = client.get(_url("event_screen_live", event))["ETag"]
     player = EventPlayer.objects.filter(event=event).first().player
     services.adjustment_add(event=event, user=owner, player=player, kind="penalty", amount=3, reason="迟到")
+    screen_refresh_passes(event)
     assert client.get(_url("event_screen_live", event), HTTP_IF_NONE_MATCH=etag).status_code == 200
 
 

@@ -112,12 +112,13 @@ def test_the_share_viewer_and_the_big_screen_show_the_table_pages_clock(owner_cl
     assert re.search(r'data-clock-ends="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"', clock)
 
 
-def test_the_late_hand_being_allowed_changes_the_big_screens_etag(owner_client):
+def test_the_late_hand_being_allowed_changes_the_big_screens_etag(owner_client, screen_refresh_passes):
     client, club, owner = owner_client
     event = _event(club, owner, late_hands="refused")
     url = reverse("event_screen_live", kwargs={"slug": club.slug, "event_id": event.pk})
     before = client.get(url)["ETag"]
     services.round_late_allow(event=event, user=owner, n=1)
+    screen_refresh_passes(event)
     assert client.get(url, HTTP_IF_NONE_MATCH=before).status_code == 200
 
 
