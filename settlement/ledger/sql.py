@@ -7,6 +7,9 @@ preview and every page of a session, so they are written once here, with table a
 the models (a renamed field fails at import, not in production), and run through Django's connection: its
 transaction, its query log, its parameter style. Model instances come from `Model.objects.raw`, which applies
 the fields' converters as the ORM does. Everything else stays in the ORM.
+
+The share page's poll (`share_version`) is here for the same reason: a room's spectators ask it hundreds of
+times a second, and building its ORM query cost twice the rest of the answer.
 """
 
 from __future__ import annotations
@@ -20,7 +23,20 @@ from django.db import connections
 from django.db.models import Model
 from django.utils import timezone
 
-from ..models import Club, Event, GameRow, Hand, HandState, Membership, Player, Round, RoundTable, Session, SessionSeat
+from ..models import (
+    Club,
+    Event,
+    GameRow,
+    Hand,
+    HandState,
+    Membership,
+    Player,
+    Round,
+    RoundTable,
+    Session,
+    SessionSeat,
+    ShareLink,
+)
 
 
 def _table(model: type[Model], using: str) -> str:
@@ -92,6 +108,11 @@ def _sql(using: str) -> dict[str, str]:
         ),
         "game_rows_delete": (
             f"DELETE FROM {t(GameRow)} WHERE {c(GameRow, 'session')} = %s AND {c(GameRow, 'game')} >= %s"
+        ),
+        "share_version": (
+            f"SELECT s.{c(Session, 'id')}, s.{c(Session, 'version')} FROM {t(ShareLink)} l"
+            f" INNER JOIN {t(Session)} s ON s.{c(Session, 'id')} = l.{c(ShareLink, 'session')}"
+            f" WHERE l.{c(ShareLink, 'token')} = %s AND l.{c(ShareLink, 'revoked_at')} IS NULL"
         ),
     }
 
@@ -181,3 +202,12 @@ def game_rows_delete(*, session_id: int, from_game: int, using: str = "default")
     """Delete the session's game rows from game `from_game` on (they are written again)."""
     with connections[using].cursor() as cursor:
         cursor.execute(_sql(using)["game_rows_delete"], [session_id, from_game])
+
+
+def share_version(*, token: str, using: str = "default") -> tuple[int, int] | None:
+    """The id and `version` of the session a working share token opens, or None (one statement, by the token's
+    unique index)."""
+    with connections[using].cursor() as cursor:
+        cursor.execute(_sql(using)["share_version"], [token])
+        row = cursor.fetchone()
+    return None if row is None else (row[0], row[1])

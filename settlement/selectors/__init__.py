@@ -70,6 +70,7 @@ from .shares import (
     event_share_find,
     event_share_was_revoked,
     share_active,
+    share_etag_find,
     share_find,
     share_was_revoked,
 )
@@ -191,6 +192,7 @@ __all__ = [
     "session_what_if",
     "sessions_summarize",
     "share_active",
+    "share_etag_find",
     "share_find",
     "share_was_revoked",
     "standings_grouped",

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from django.db.models import OuterRef
 
+from ..ledger import sql
 from ..models import Event, EventShareLink, Session, ShareLink
 from .event_pages import screen_etag, tables_version
 
@@ -32,16 +33,32 @@ class SharedSession:
     session: Session
 
     def etag(self, *, lang: str, view: str) -> str:
-        """The validator of what the share page shows: the session's stored `version` (bumped by every write to
-        it: a hand, a close or reopen, a seated player's rename or merge) and the reader's language and layout."""
-        parts = (SHARE_VERSION, self.session.pk, self.session.version, lang, view)
-        return '"' + "-".join(str(part) for part in parts) + '"'
+        return share_etag(session_id=self.session.pk, version=self.session.version, lang=lang, view=view)
+
+
+def share_etag(*, session_id: int, version: int, lang: str, view: str) -> str:
+    """The validator of what the share page shows: the session's stored `version` (bumped by every write to it: a
+    hand, a close or reopen, a seated player's rename or merge) and the reader's language and layout."""
+    parts = (SHARE_VERSION, session_id, version, lang, view)
+    return '"' + "-".join(str(part) for part in parts) + '"'
+
+
+def share_etag_find(*, token: str, lang: str, view: str) -> tuple[int, str] | None:
+    """The session a working token opens and its ETag (`share_etag`), or None: one statement and no model built,
+    what a poll that finds nothing new costs (`share_find` reads the link, the session and the club)."""
+    if not token or len(token) > TOKEN_MAX_LENGTH:
+        return None
+    found = sql.share_version(token=token)
+    if found is None:
+        return None
+    session_id, version = found
+    return session_id, share_etag(session_id=session_id, version=version, lang=lang, view=view)
 
 
 def share_find(*, token: str) -> SharedSession | None:
     """The session a working token opens, or None: one query, by the token's unique index.
 
-    It is all a poll that finds nothing new costs: the session's `version` comes with it, and the ETag is made of it.
+    The session's `version` comes with it, and the ETag is made of it (a poll asks `share_etag_find` first).
     """
     if not token or len(token) > TOKEN_MAX_LENGTH:
         return None

@@ -113,23 +113,30 @@ def share_page(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 def share_live(request: HttpRequest, token: str) -> HttpResponse:
-    """The page's changing part, or 304 when nothing changed: the 304 costs one query, and so does
-    the fragment another reader already fetched since the last write."""
-    try:
+    """The page's changing part, or 304 when nothing changed: the 304 costs one query (the session's version, no
+    model built), and so does the fragment another reader already fetched since the last write."""
+    layout = _layout(request)
+    found = selectors.share_etag_find(token=token, lang=get_language(), view=layout)
+    if found is not None:
+        session_id, etag = found
+        if etag in parse_etags(request.headers.get("If-None-Match", "")):
+            return _live_answer(None, etag)
+        body = cache.get(f"share-live:{session_id}:{etag}")
+        if body is not None:
+            return _live_answer(body, etag)
+    try:  # news nobody fetched yet, or a token that opens nothing (a 404, or a 410 when it was revoked)
         shared = _get_shared_for_token(token)
     except LinkRevoked:
         return private_answer(HttpResponse(status=410))
-    layout = _layout(request)
     etag = shared.etag(lang=get_language(), view=layout)
-    if etag in parse_etags(request.headers.get("If-None-Match", "")):
-        response: HttpResponse = HttpResponseNotModified()
-    else:
-        key = f"share-live:{shared.session.pk}:{etag}"
-        body = cache.get(key)
-        if body is None:
-            body = render_to_string("settlement/share_live.html", _share_context(request, shared, layout), request)
-            cache.set(key, body, LIVE_CACHE_SECONDS)
-        response = HttpResponse(body)
+    body = render_to_string("settlement/share_live.html", _share_context(request, shared, layout), request)
+    cache.set(f"share-live:{shared.session.pk}:{etag}", body, LIVE_CACHE_SECONDS)
+    return _live_answer(body, etag)
+
+
+def _live_answer(body: str | None, etag: str) -> HttpResponse:
+    """The fragment `body` under `etag`, or a 304 (None: the reader has it)."""
+    response = HttpResponseNotModified() if body is None else HttpResponse(body)
     response["ETag"] = etag
     return private_answer(response)
 
