@@ -8,8 +8,9 @@ the models (a renamed field fails at import, not in production), and run through
 transaction, its query log, its parameter style. Model instances come from `Model.objects.raw`, which applies
 the fields' converters as the ORM does. Everything else stays in the ORM.
 
-The share page's poll (`share_version`) is here for the same reason: a room's spectators ask it hundreds of
-times a second, and building its ORM query cost twice the rest of the answer.
+The polls of the share page and of an event's big screen (`share_version`, `event_versions`) are here for the
+same reason: a room's spectators ask them hundreds of times a second, and building their ORM queries cost twice
+the rest of an answer that finds nothing new.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from django.utils import timezone
 from ..models import (
     Club,
     Event,
+    EventShareLink,
     GameRow,
     Hand,
     HandState,
@@ -69,6 +71,13 @@ def _sql(using: str) -> dict[str, str]:
         f" ON m.{c(Membership, 'club')} = s.{c(Session, 'club')} AND m.{c(Membership, 'user')} = %s"
         f" INNER JOIN {t(Club)} c ON c.{c(Club, 'id')} = s.{c(Session, 'club')}"
     )
+    # The event's version and the sum of its tables' sessions' (selectors.event_pages.tables_version).
+    event_versions = (
+        f"SELECT e.{c(Event, 'id')}, e.{c(Event, 'version')}, COALESCE((SELECT SUM(s.{c(Session, 'version')})"
+        f" FROM {t(Session)} s INNER JOIN {t(RoundTable)} rt ON rt.{c(RoundTable, 'session')} = s.{c(Session, 'id')}"
+        f" INNER JOIN {t(Round)} r ON r.{c(Round, 'id')} = rt.{c(RoundTable, 'round')}"
+        f" WHERE r.{c(Round, 'event')} = e.{c(Event, 'id')}), 0) FROM {t(Event)} e"
+    )
     return {
         "session_for_member": f"{member} WHERE s.{c(Session, 'id')} = %s",
         "session_for_member_in": f"{member} WHERE s.{c(Session, 'id')} = %s AND c.{c(Club, 'slug')} = %s",
@@ -108,6 +117,16 @@ def _sql(using: str) -> dict[str, str]:
         ),
         "game_rows_delete": (
             f"DELETE FROM {t(GameRow)} WHERE {c(GameRow, 'session')} = %s AND {c(GameRow, 'game')} >= %s"
+        ),
+        "event_versions_for_member": (
+            f"{event_versions} INNER JOIN {t(Club)} c ON c.{c(Club, 'id')} = e.{c(Event, 'club')}"
+            f" AND c.{c(Club, 'slug')} = %s INNER JOIN {t(Membership)} m"
+            f" ON m.{c(Membership, 'club')} = e.{c(Event, 'club')} AND m.{c(Membership, 'user')} = %s"
+            f" WHERE e.{c(Event, 'id')} = %s"
+        ),
+        "event_versions_for_token": (
+            f"{event_versions} INNER JOIN {t(EventShareLink)} l ON l.{c(EventShareLink, 'event')} = e.{c(Event, 'id')}"
+            f" WHERE l.{c(EventShareLink, 'token')} = %s AND l.{c(EventShareLink, 'revoked_at')} IS NULL"
         ),
         "share_version": (
             f"SELECT s.{c(Session, 'id')}, s.{c(Session, 'version')} FROM {t(ShareLink)} l"
@@ -211,3 +230,24 @@ def share_version(*, token: str, using: str = "default") -> tuple[int, int] | No
         cursor.execute(_sql(using)["share_version"], [token])
         row = cursor.fetchone()
     return None if row is None else (row[0], row[1])
+
+
+def event_versions(
+    *,
+    token: str | None = None,
+    event_id: int | None = None,
+    slug: str = "",
+    user_id: int | None = None,
+    using: str = "default",
+) -> tuple[int, int, int] | None:
+    """The event's id, its `version` and the sum of its tables' sessions' `version`, one statement: for the event a
+    working share `token` opens, or for event `event_id` when it is club `slug`'s and user `user_id` a member of
+    it. None when there is no such event (or link, or membership)."""
+    if token is not None:
+        statement, params = _sql(using)["event_versions_for_token"], [token]
+    else:
+        statement, params = _sql(using)["event_versions_for_member"], [slug, user_id, event_id]
+    with connections[using].cursor() as cursor:
+        cursor.execute(statement, params)
+        row = cursor.fetchone()
+    return None if row is None else (row[0], row[1], int(row[2]))

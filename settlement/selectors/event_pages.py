@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import PositiveBigIntegerField, Subquery, Sum
 from django.db.models.functions import Coalesce
 
+from ..ledger import sql
 from ..models import Adjustment, Event, EventPlayer, Player, Round, RoundTable, Session, SessionSeat
 from .events import EventStandings
 
@@ -146,6 +147,20 @@ def event_screen_etag(*, event: Event, lang: str) -> str:
         Event.objects.filter(pk=event.pk).annotate(tables=tables_version(event.pk)).values_list("version", "tables")
     ).get()
     return screen_etag(event_id=event.pk, event_version=version, tables=tables, lang=lang)
+
+
+def screen_etag_find(
+    *, lang: str, token: str | None = None, event_id: int | None = None, slug: str = "", user_id: int | None = None
+) -> tuple[int, str] | None:
+    """The event's id and its big screen's ETag (`screen_etag`), in one written-out statement
+    (`ledger.sql.event_versions`) and no model built: what a poll that finds nothing new costs. Of the event a
+    working share `token` opens, or of event `event_id` when it is club `slug`'s and user `user_id` a member of
+    it; None when there is no such event."""
+    found = sql.event_versions(token=token, event_id=event_id, slug=slug, user_id=user_id)
+    if found is None:
+        return None
+    event_id, version, tables = found
+    return event_id, screen_etag(event_id=event_id, event_version=version, tables=tables, lang=lang)
 
 
 @dataclass(frozen=True, kw_only=True)

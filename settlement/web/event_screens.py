@@ -16,6 +16,7 @@ newest render with that render's ETag (a 304 if it has it), and sees the rest at
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -85,23 +86,24 @@ def screen_render_gate(*, event_id: int, lang: str) -> str:
     return f"event-screen-gate:{event_id}:{lang}"
 
 
-def _live(request: HttpRequest, club: Club, event: Event, etag: str) -> HttpResponse:
-    """The fragment under `etag`, or 304 when the reader has it; a new version rendered once, whichever door asks,
-    and at most once every `SCREEN_REFRESH_SECONDS` (before then, the newest render under its own ETag)."""
+def _live(request: HttpRequest, *, event_id: int, etag: str, context: Callable[[], dict[str, Any]]) -> HttpResponse:
+    """The fragment under `etag`, or 304 when the reader has it; a new version rendered once (`context()` read
+    only then), whichever door asks, and at most once every `SCREEN_REFRESH_SECONDS` (before then, the newest
+    render under its own ETag)."""
     asked = parse_etags(request.headers.get("If-None-Match", ""))
     if etag in asked:
         return _answer(None, etag)
     lang = get_language()
-    key, newest_key = f"event-screen:{event.pk}:{etag}", f"event-screen-newest:{event.pk}:{lang}"
+    key, newest_key = f"event-screen:{event_id}:{etag}", f"event-screen-newest:{event_id}:{lang}"
     found = cache.get_many([key, newest_key])
     if key in found:
         return _answer(found[key], etag)
     newest = found.get(newest_key)
-    gate_open = cache.add(screen_render_gate(event_id=event.pk, lang=lang), 1, SCREEN_REFRESH_SECONDS)
+    gate_open = cache.add(screen_render_gate(event_id=event_id, lang=lang), 1, SCREEN_REFRESH_SECONDS)
     if newest is not None and not gate_open:
         shown, body = newest
         return _answer(None if shown in asked else body, shown)
-    body = render_to_string("settlement/event_screen_live.html", _screen_context(club, event), request)
+    body = render_to_string("settlement/event_screen_live.html", context(), request)
     cache.set_many({key: body, newest_key: (etag, body)}, LIVE_CACHE_SECONDS)
     return _answer(body, etag)
 
@@ -127,10 +129,19 @@ def event_screen(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
 @login_required
 @require_GET
 def event_screen_live(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    """The big screen's changing part, or 304 when nothing changed since the ETag the screen has."""
-    membership, event = _get_event_for_user(request, slug, event_id)
-    etag = event_pages.event_screen_etag(event=event, lang=get_language())
-    return _fresh(_live(request, membership.club, event, etag))
+    """The big screen's changing part, or 304 when nothing changed since the ETag the screen has: the ETag in one
+    statement that also checks the event is the club's and the user a member of it (else 404), before anything
+    else is read."""
+    found = event_pages.screen_etag_find(lang=get_language(), event_id=event_id, slug=slug, user_id=request.user.pk)
+    if found is None:
+        raise Http404("no such event")
+    _, etag = found
+
+    def context() -> dict[str, Any]:
+        membership, event = _get_event_for_user(request, slug, event_id)
+        return _screen_context(membership.club, event)
+
+    return _fresh(_live(request, event_id=event_id, etag=etag, context=context))
 
 
 def _get_shared_event(token: str) -> selectors.SharedEvent:
@@ -163,12 +174,23 @@ def event_share_screen(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 def event_share_live(request: HttpRequest, token: str) -> HttpResponse:
-    """The shared screen's changing part: a 304 costs one query (the link, its event and the ETag's versions)."""
-    try:
+    """The shared screen's changing part: a 304 costs one query (the event's and its tables' versions, by the link),
+    and so does the fragment another screen fetched since the last write."""
+    lang = get_language()
+    found = event_pages.screen_etag_find(lang=lang, token=token) if token else None
+    if found is None:  # no link that works: a 404, or a 410 when it was revoked
+        try:
+            shared = _get_shared_event(token)
+        except LinkRevoked:
+            return private_answer(HttpResponse(status=410))
+        found = shared.event.pk, shared.etag(lang=lang)  # made in the meantime
+    event_id, etag = found
+
+    def context() -> dict[str, Any]:
         shared = _get_shared_event(token)
-    except LinkRevoked:
-        return private_answer(HttpResponse(status=410))
-    return private_answer(_live(request, shared.event.club, shared.event, shared.etag(lang=get_language())))
+        return _screen_context(shared.event.club, shared.event)
+
+    return private_answer(_live(request, event_id=event_id, etag=etag, context=context))
 
 
 def _share_back(event: Event) -> HttpResponse:

@@ -58,8 +58,8 @@ def test_the_big_screen_fragment_is_a_304_until_a_hand_is_recorded(
     event = _event(club, owner)
     first = client.get(_url("event_screen_live", event))
     assert first.status_code == 200 and first["ETag"]
-    # django session, user, event, membership; the ETag (one query): nothing else for a screen up to date
-    with django_assert_num_queries(5):
+    # django session, user; the ETag (one query, which checks the membership too): nothing else for a screen up to date
+    with django_assert_num_queries(3):
         again = client.get(_url("event_screen_live", event), HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 304 and again.content == b""
     session = event.rounds.get().tables.get(number=1).session
@@ -80,8 +80,8 @@ def test_news_within_the_refresh_period_shows_at_its_end_and_the_newest_render_m
     first = client.get(_url("event_screen_live", event))
     for number in (1, 2, 3):
         record_hands(event.rounds.get().tables.get(number=number).session, owner, BENXI_EXAMPLE[:1])
-    # Nothing is read beyond the idle poll's five queries (no standings): the newest render's ETag, a 304 for it.
-    with django_assert_num_queries(5):
+    # Nothing is read beyond the idle poll's three queries (no standings): the newest render's ETag, a 304 for it.
+    with django_assert_num_queries(3):
         waiting = client.get(_url("event_screen_live", event), HTTP_IF_NONE_MATCH=first["ETag"])
     assert waiting.status_code == 304 and waiting["ETag"] == first["ETag"]
     newcomer = client.get(_url("event_screen_live", event))
@@ -121,7 +121,7 @@ def test_the_big_screen_reads_a_fixed_number_of_queries_whatever_the_tables(
     client, club, owner = owner_client
     event = _event(club, owner, count=count)
     cache.clear()  # the fragment is kept under its ETag: the first reader after a write renders it
-    # django session, user, event, membership; the ETag (1); the standings (7); rounds, tables, seats
+    # django session, user; the ETag (1); event, membership; the standings (7); rounds, tables, seats
     with django_assert_num_queries(15):
         client.get(_url("event_screen_live", event), HTTP_IF_NONE_MATCH='"other"')
 
