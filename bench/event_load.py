@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import heapq
+import http.client
 import json
 import os
 import secrets
@@ -39,13 +40,13 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-import requests
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.load import (  # noqa: E402
     PYTHON,
+    Wire,
+    cache_named,
     database_reset,
     database_url,
     free_port,
@@ -104,8 +105,7 @@ def writes_run(
     cycle = benxi_session(hands)["hands"]
 
     def table(index: int, session_id: int) -> None:
-        http = requests.Session()
-        http.headers.update({"Authorization": f"Token {token}", "Accept-Language": "zh-Hans"})
+        wire = Wire(base, {"Authorization": f"Token {token}", "Accept-Language": "zh-Hans"}, timeout=GRACE)
         step = seconds / hands
         for n in range(hands):
             due = began + n * step + (index / len(sessions)) * step
@@ -113,14 +113,14 @@ def writes_run(
                 samples.add("write", 0.0, False)
                 continue
             time.sleep(max(0.0, due - time.monotonic()))
-            for kind, url, body, expected in (
-                ("write", f"{base}/api/v1/sessions/{session_id}/hands/", cycle[n], 201),
-                ("floor", f"{base}/bench/bare/", {"name": "bare", "slug": f"bare-{session_id}-{n}"}, 201),
+            for kind, path, body, expected in (
+                ("write", f"/api/v1/sessions/{session_id}/hands/", cycle[n], 201),
+                ("floor", "/bench/bare/", {"name": "bare", "slug": f"bare-{session_id}-{n}"}, 201),
             ):
                 start = time.perf_counter()
                 try:
-                    ok = http.post(url, json=body, timeout=GRACE, allow_redirects=False).status_code == expected
-                except requests.RequestException:
+                    ok = wire.send("POST", path, body=body)[0] == expected
+                except (OSError, http.client.HTTPException):
                     ok = False
                 samples.add(kind, time.perf_counter() - start, ok)
 
@@ -134,7 +134,7 @@ def writes_run(
 def polls_run(
     *,
     base: str,
-    urls: list[str],
+    paths: list[str],
     cookie: str,
     spectators: int,
     poll: float,
@@ -151,26 +151,24 @@ def polls_run(
     end = began + seconds
 
     def worker() -> None:
-        http = requests.Session()
-        http.cookies.set("sessionid", cookie, domain="127.0.0.1")
-        http.headers["Accept-Language"] = "zh-Hans"
+        wire = Wire(base, {"Cookie": f"sessionid={cookie}", "Accept-Language": "zh-Hans"}, timeout=GRACE)
         while True:
             with lock:
                 if not due or due[0][0] >= end or time.monotonic() >= end:
                     return
                 when, who = heapq.heappop(due)
             time.sleep(max(0.0, when - time.monotonic()))
-            url = urls[who % len(urls)]
+            path = paths[who % len(paths)]
             headers = {"If-None-Match": etags[who]} if who in etags else {}
-            kind = "screen" if "/screen/" in url else "share"
+            kind = "screen" if "/screen/" in path else "share"
             start = time.perf_counter()
             try:
-                response = http.get(url, headers=headers, timeout=GRACE, allow_redirects=False)
-                ok = response.status_code in (200, 304)
-                if ok and response.headers.get("ETag"):
-                    etags[who] = response.headers["ETag"]
-                samples.add(kind, time.perf_counter() - start, ok, not_modified=response.status_code == 304)
-            except requests.RequestException:
+                status, answer = wire.send("GET", path, headers=headers)
+                ok = status in (200, 304)
+                if ok and answer.get("ETag"):
+                    etags[who] = answer["ETag"]
+                samples.add(kind, time.perf_counter() - start, ok, not_modified=status == 304)
+            except (OSError, http.client.HTTPException):
                 samples.add(kind, time.perf_counter() - start, False)
             with lock:  # as share.js does: the next poll `poll` seconds after this answer, never a catch-up burst
                 heapq.heappush(due, (time.monotonic() + poll, who))
@@ -186,7 +184,7 @@ def report(samples: Samples, *, args: argparse.Namespace, elapsed: float) -> dic
     print(
         f"Event load: {args.tables} tables × {args.hands} hands and {args.spectators} spectators polling every"
         f" {args.poll:g} s, for {elapsed:.0f} s, against gunicorn on PostgreSQL ({os.cpu_count()} CPUs seen,"
-        " shared with whatever else runs here)."
+        f" shared with whatever else runs here; the cache: {cache_named()})."
     )
     print(f"  {'kind':<8} {'requests':>9} {'errors':>7} {'304s':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
     figures = {}
@@ -236,6 +234,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "DJANGO_DEBUG": "0",
         "DJANGO_LOG_LEVEL": "WARNING",
         "DJANGO_SETTINGS_MODULE": "bench.settings",  # the site and the floor's bare DRF create
+        "BAIFEN_CACHE_KEY_PREFIX": f"bench-{secrets.token_hex(4)}",  # as bench/load.py
     }
     database_reset(admin_url, args.database, create=True)
     server = None
@@ -252,10 +251,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         token = manage("api_seed").split()[-1]
         made = json.loads(manage("shell", "-c", f"TABLES = {args.tables}\n" + SETUP))
         server = server_start(env=env, base=base, log_path=Path(data_dir) / "gunicorn.log")
-        screen = f"{base}/clubs/api/events/{made['event']}/screen/live/"
+        screen = f"/clubs/api/events/{made['event']}/screen/live/"
         # One spectator in ten watches the big screen, the others a table's share fragment.
-        urls = [
-            screen if n % 10 == 0 else f"{base}/s/{made['shares'][n % len(made['shares'])]}/live/"
+        paths = [
+            screen if n % 10 == 0 else f"/s/{made['shares'][n % len(made['shares'])]}/live/"
             for n in range(max(1, args.spectators))
         ]
         samples = Samples()
@@ -277,7 +276,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if args.spectators:
             polls_run(
                 base=base,
-                urls=urls,
+                paths=paths,
                 cookie=made["cookie"],
                 spectators=args.spectators,
                 poll=args.poll,

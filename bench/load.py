@@ -21,6 +21,8 @@ burst of other load on the machine falls on both. It prints the app's throughput
 from __future__ import annotations
 
 import argparse
+import http.client
+import json
 import os
 import random
 import secrets
@@ -51,6 +53,11 @@ PYTHON = str(ROOT / ".venv" / "bin" / "python")
 GUNICORN = str(ROOT / ".venv" / "bin" / "gunicorn")
 LOCAL = {"127.0.0.1", "localhost", "::1"}
 MIX = (("write", 0.4), ("read", 0.3), ("preview", 0.3))
+
+
+def cache_named() -> str:
+    """Which cache the server shares between its workers (settings.CACHES): Redis, or the database's table."""
+    return "Redis (BAIFEN_REDIS_URL)" if os.environ.get("BAIFEN_REDIS_URL") else "the database's table"
 
 
 def local_url(url: str) -> str:
@@ -117,6 +124,51 @@ def percentile(samples: list[float], p: float) -> float:
         return float("nan")
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
+
+
+class Wire:
+    """A phone's kept-alive HTTP/1.1 connection, on the standard library's http.client: the load's own CPU is a
+    share of the same two cores as the server's, and `requests` spent about 1.5 ms of it on every request of
+    bench/event_load.py's 140 threads. A connection idle longer than the server keeps one (gunicorn's keep-alive,
+    2 s) is opened again before it is used, as urllib3 does; one that fails is an error, never sent again."""
+
+    IDLE = 1.5  # seconds: under gunicorn's `keepalive`
+
+    def __init__(self, base: str, headers: dict[str, str], *, timeout: float) -> None:
+        parts = urlsplit(base)
+        self.host, self.port, self.timeout = parts.hostname or "127.0.0.1", parts.port or 80, timeout
+        self.headers = headers
+        self.connection: http.client.HTTPConnection | None = None
+        self.used = 0.0
+
+    def send(
+        self, method: str, path: str, *, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, http.client.HTTPMessage]:
+        """The answer's status and headers (its body read and dropped); OSError or HTTPException when it fails."""
+        data = None if body is None else json.dumps(body).encode()
+        sent = {**self.headers, **(headers or {})}
+        if data is not None:
+            sent["Content-Type"] = "application/json"
+        if self.connection is not None and time.monotonic() - self.used > self.IDLE:
+            self.close()
+        if self.connection is None:
+            self.connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        try:
+            self.connection.request(method, path, body=data, headers=sent)
+            response = self.connection.getresponse()
+            response.read()
+        except (OSError, http.client.HTTPException):
+            self.close()
+            raise
+        self.used = time.monotonic()
+        if response.will_close:
+            self.close()
+        return response.status, response.headers
+
+    def close(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
 
 
 class Client:
@@ -217,6 +269,9 @@ def main() -> None:
         "DJANGO_DEBUG": "0",
         "DJANGO_LOG_LEVEL": "WARNING",
         "DJANGO_SETTINGS_MODULE": "bench.settings",  # the site and the bare DRF views of the floor
+        # With BAIFEN_REDIS_URL the cache is Redis: a prefix of this run's own, so no fragment of an earlier run's
+        # database (the same session ids) is served.
+        "BAIFEN_CACHE_KEY_PREFIX": f"bench-{secrets.token_hex(4)}",
     }
     database_reset(admin_url, args.database, create=True)
     server = None
@@ -283,7 +338,7 @@ def report(
         f"Load, {title}: {args.clients} clients for {elapsed:.0f} s against gunicorn (workers: {workers})"
         " on PostgreSQL;"
     )
-    print(f"      {os.cpu_count()} CPUs seen, shared with whatever else runs here.")
+    print(f"      {os.cpu_count()} CPUs seen, shared with whatever else runs here; the cache: {cache_named()}.")
     print(f"  {'kind':<9} {'requests':>9} {'share':>6} {'errors':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}")
     for kind in [k for k, _ in MIX] + ["all"]:
         samples = everything if kind == "all" else merged.get(kind, [])
