@@ -190,8 +190,7 @@ class Client:
         self.bare, self.seed, self.made = bare, seed, 0
         self.deadline = 0.0
         self.random = random.Random(seed)
-        self.http = requests.Session()
-        self.http.headers.update({"Authorization": f"Token {token}", "Accept-Language": "zh-Hans"})
+        self.wire = Wire(base, {"Authorization": f"Token {token}", "Accept-Language": "zh-Hans"}, timeout=30)
         self.samples: dict[str, list[float]] = defaultdict(list)
         self.errors: dict[str, int] = defaultdict(int)
 
@@ -210,35 +209,32 @@ class Client:
                 if kind == "write":
                     self.made += 1
                     club = {"name": "bare", "slug": f"bare-{self.seed}-{self.made}"}
-                    ok = self.http.post(f"{self.base}/bench/bare/", json=club, timeout=30).status_code == 201
+                    ok = self.wire.send("POST", "/bench/bare/", body=club)[0] == 201
                 else:
-                    ok = self.http.get(f"{self.base}/bench/bare/api/", timeout=30).status_code == 200
-            except requests.RequestException:
+                    ok = self.wire.send("GET", "/bench/bare/api/")[0] == 200
+            except (OSError, http.client.HTTPException):
                 ok = False
             self.samples[kind].append(time.perf_counter() - start)
             if not ok:
                 self.errors[kind] += 1
 
     def run(self) -> None:
-        session = f"{self.base}/api/v1/sessions/{self.session_id}"
+        session = f"/api/v1/sessions/{self.session_id}"
         while time.monotonic() < self.deadline:
             kind = self.random.choices([k for k, _ in MIX], weights=[w for _, w in MIX])[0]
             hand = self.hands[self.position % len(self.hands)]
             start = time.perf_counter()
             try:
                 if kind == "write":
-                    response = self.http.post(f"{session}/hands/", json=hand, timeout=30)
-                    ok = response.status_code == 201
+                    ok = self.wire.send("POST", f"{session}/hands/", body=hand)[0] == 201
                     if ok:
                         self.position += 1
                 elif kind == "preview":
-                    response = self.http.post(f"{session}/hands/preview/", json=hand, timeout=30)
-                    ok = response.status_code == 200
+                    ok = self.wire.send("POST", f"{session}/hands/preview/", body=hand)[0] == 200
                 else:
                     path = "/" if self.random.random() < 0.5 else "/entry/"
-                    response = self.http.get(f"{session}{path}", timeout=30)
-                    ok = response.status_code == 200
-            except requests.RequestException:
+                    ok = self.wire.send("GET", f"{session}{path}")[0] == 200
+            except (OSError, http.client.HTTPException):
                 ok = False
             elapsed = time.perf_counter() - start
             self.samples[kind].append(elapsed)
