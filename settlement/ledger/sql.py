@@ -111,6 +111,14 @@ def _sql(using: str) -> dict[str, str]:
             f" AND st.{c(HandState, 'number')} = (SELECT MAX({c(HandState, 'number')}) FROM {t(HandState)}"
             f" WHERE {c(HandState, 'session')} = %s)"
         ),
+        "last_hand": (
+            f"SELECT h.last, st.{c(HandState, 'number')}, st.{c(HandState, 'state')}, st.{c(HandState, 'game_first')},"
+            f" st.{c(HandState, 'receipt')}, st.{c(HandState, 'game_end')}"
+            f" FROM (SELECT MAX({c(Hand, 'number')}) AS last FROM {t(Hand)} WHERE {c(Hand, 'session')} = %s) h"
+            f" LEFT JOIN {t(HandState)} st ON st.{c(HandState, 'session')} = %s"
+            f" AND st.{c(HandState, 'number')} = (SELECT MAX({c(HandState, 'number')}) FROM {t(HandState)}"
+            f" WHERE {c(HandState, 'session')} = %s)"
+        ),
         "session_touch": (
             f"UPDATE {t(Session)} SET {c(Session, 'updated_at')} = %s,"
             f" {c(Session, 'version')} = {c(Session, 'version')} + 1 WHERE {c(Session, 'id')} = %s"
@@ -207,6 +215,29 @@ def next_hand_row(*, session_id: int, using: str = "default") -> tuple[int, Mapp
         "runs": HandState._meta.get_field("runs").from_db_value(runs, None, connections[using]),
         "game_first": game_first,
         "number": number,
+    }
+
+
+def last_hand_row(*, session_id: int, using: str = "default") -> tuple[int, Mapping[str, Any] | None]:
+    """The session's last hand number (0: none yet) and what is stored after its last hand that has a state, as
+    `{"number", "state", "game_first", "receipt", "game_end"}` (None: no hand has one): what a read of the session
+    shows of its end, one statement."""
+    with connections[using].cursor() as cursor:
+        cursor.execute(_sql(using)["last_hand"], [session_id, session_id, session_id])
+        last, number, state, game_first, receipt, game_end = cursor.fetchone()
+    if number is None:
+        return last or 0, None
+    connection = connections[using]
+
+    def loaded(name: str, value: Any) -> Any:
+        return HandState._meta.get_field(name).from_db_value(value, None, connection)
+
+    return last, {
+        "number": number,
+        "state": loaded("state", state),
+        "game_first": game_first,
+        "receipt": loaded("receipt", receipt),
+        "game_end": loaded("game_end", game_end),
     }
 
 

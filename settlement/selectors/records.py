@@ -16,9 +16,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Max, Subquery
+from django.db.models import Max
 
 from ..ledger import LedgerError, LogEntry, hand_input_ordered, log_load, log_replay, session_players
+from ..ledger.sql import last_hand_row
 from ..models import Hand, HandRevision, HandState, Player, Session, SessionEvent, engine_lang
 from ..rules.options import options_dump, options_resolve
 from ..rules.registry import VARIANTS
@@ -160,17 +161,7 @@ def session_results(
     newest); the totals, games won and settle-up are always the whole session's.
     """
     players = session_players(session=session)
-    last = (
-        HandState.objects.filter(session=session)
-        .order_by("-number")
-        .annotate(log_last=Subquery(Hand.objects.filter(session=session).order_by("-number").values("number")[:1]))
-        .values("number", "state", "game_first", "receipt", "game_end", "log_last")
-        .first()
-    )
-    if last is not None:
-        count = last["log_last"]
-    else:  # no counted hand (none yet, or all void): one more query
-        count = Hand.objects.filter(session=session).aggregate(last=Max("number"))["last"] or 0
+    count, last = last_hand_row(session_id=session.pk)
     window = hand_window(count=count, offset=offset, limit=limit)
     try:
         return _stored_record(session=session, players=players, window=window, last=last, lang=lang)
@@ -184,30 +175,37 @@ def _stored_record(
     """The record of the window from the stored rows: one query (the revisions, each hand's state joined)."""
     lang = engine_lang(lang)
     names = [player.name for player in players]
-    revisions: dict[int, list[HandRevision]] = {}
-    stored: dict[int, HandState | None] = {}
+    revisions: dict[int, list[RevisionInfo]] = {}
+    stored: dict[int, tuple[Any, Any] | None] = {}
     if window.last:
-        for revision in (
+        # Values, not models: a page's revisions with their hands, authors and states were some 90 model instances
+        # built for each read and preview, a third of the request's time (bench/load.py).
+        for row in (
             HandRevision.objects.filter(hand__session=session, hand__number__range=(window.first, window.last))
-            .select_related("hand", "author", "hand__derived_state")
-            .defer("hand__derived_state__state")
             .order_by("hand__number", "number")
+            .values_list(
+                *_REVISION_COLUMNS,
+                "hand__derived_state__id",
+                "hand__derived_state__receipt",
+                "hand__derived_state__game_end",
+            )
         ):
-            number = revision.hand.number
-            revisions.setdefault(number, []).append(revision)
-            stored[number] = getattr(revision.hand, "derived_state", None)
+            info = _revision_info_from(row)
+            revisions.setdefault(info.hand, []).append(info)
+            stored[info.hand] = (row[-2], row[-1]) if row[-3] is not None else None
     hands = []
     for number in sorted(revisions):
-        infos = tuple(_revision_info(revision) for revision in revisions[number])
-        row = stored.get(number)
-        if row is None and not infos[-1].is_void:
+        infos = tuple(revisions[number])
+        state = stored.get(number)
+        if state is None and not infos[-1].is_void:
             raise _StaleRows(number)
+        receipt, game_end = state or (None, None)
         hands.append(
             HandRecord(
                 number=number,
                 revisions=infos,
-                result=receipt_render(row.receipt, lang=lang, players=names) if row else None,
-                game_end=game_render(row.game_end, lang=lang, players=names) if row and row.game_end else None,
+                result=receipt_render(receipt, lang=lang, players=names) if state else None,
+                game_end=game_render(game_end, lang=lang, players=names) if game_end else None,
             )
         )
     summary = _summary(session=session, players=len(players), last=last)
@@ -368,6 +366,35 @@ def hand_result(
 
 def _entry_revisions(entry: LogEntry) -> tuple[RevisionInfo, ...]:
     return tuple(_revision_info(revision) for revision in entry.revisions)
+
+
+_REVISION_COLUMNS = (
+    "hand__number",
+    "number",
+    "input",
+    "is_void",
+    "reason",
+    "note",
+    "created_at",
+    "author__first_name",
+    "author__last_name",
+    "author__username",
+)
+
+
+def _revision_info_from(row: Sequence[Any]) -> RevisionInfo:
+    """A revision from a row of `_REVISION_COLUMNS` (the author's name as `User.get_full_name()` gives it)."""
+    hand, number, entered, is_void, reason, note, created_at, first_name, last_name, username = row[:10]
+    return RevisionInfo(
+        hand=hand,
+        number=number,
+        input=hand_input_ordered(entered),
+        is_void=is_void,
+        reason=reason,
+        author=f"{first_name} {last_name}".strip() or username,
+        created_at=created_at,
+        note=note or "",
+    )
 
 
 def _revision_info(revision: HandRevision) -> RevisionInfo:
