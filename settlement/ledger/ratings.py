@@ -21,7 +21,8 @@ is the sessions from the changed one to the newest of the family (a
 correction in tonight's session: tonight's games only): six queries and one
 `rate` call per outcome, nothing per hand. A hand recorded mid-game costs
 nothing here (services skip the rebuild unless the hand ends a game), and one that ends a game of the family's
-newest session rates that game alone (`ratings_append`: entry at hand #1,000 costs what it costs at #10); a merge
+newest session, or of one whose later sessions seat none of its players (the other tables of a room), rates that
+game alone (`ratings_append`: entry at hand #1,000 costs what it costs at #10, at one table or a hundred); a merge
 of two players rebuilds the club's ratings from the start.
 
 openskill works in floats; they stay in this module and `RatingRow` (the rules
@@ -35,11 +36,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Max, Q
+from django.db.models import F, Max, Min, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 from openskill.models import BradleyTerryFull
 
-from ..models import Club, GameRow, RatingRow, Session, variant_label
+from ..models import Club, GameRow, RatingRow, Session, SessionSeat, variant_label
 from .bulk import rows_insert
 
 RATING_COLUMNS = ("club_id", "family", "player_id", "session_id", "game", "order", "rank", "mu", "sigma", "ordinal")
@@ -156,31 +157,36 @@ def ratings_rebuild(*, session: Session) -> None:
 
 def ratings_append(*, session: Session, game_rows: Sequence[Mapping[str, Any]]) -> None:
     """After a hand appended to an open session finished a game: rate only that session's `game_rows` (the rows the
-    hand rewrote, from the game it played on) when no later session of the family depends on them (tonight's
-    session, the usual case), else a rebuild from the session on. The same outcomes in the same order as
-    `ratings_rebuild`, so the same rows; six queries and one `rate` call whatever the number of games before."""
+    hand rewrote, from the game it played on). The same outcomes in the same order as `ratings_rebuild`, so the same
+    rows; a handful of queries and one `rate` call whatever the number of games before.
+
+    Later sessions of the family (the other tables of tonight's room, opened after this one) come after these games
+    in play order. When none of them seats a player of these games, their ratings cannot move: their rows keep their
+    figures and move along by the outcomes added before them (`_renumber`). Only a later session with one of these
+    players is rated again (a rebuild from this session on); at a room of a hundred tables that was every table's
+    games re-rated at each game's end, under the club's lock."""
     family = FAMILY_OF.get(session.variant)
     if family is None or family.kind != TEAM:  # an open session is no outcome yet: nothing of it is rated
         return
     list(Club.objects.select_for_update(no_key=True).filter(pk=session.club_id).values_list("pk"))
-    later = Session.objects.filter(club_id=session.club_id, variant__in=family.variants).filter(
-        Q(date__gt=session.date) | Q(date=session.date, pk__gt=session.pk)
+    players = {row["player_id"] for row in game_rows}
+    later = list(
+        Session.objects.filter(club_id=session.club_id, variant__in=family.variants)
+        .filter(Q(date__gt=session.date) | Q(date=session.date, pk__gt=session.pk))
+        .values_list("pk", flat=True)
     )
-    if later.exists():
+    if later and SessionSeat.objects.filter(session_id__in=later, player_id__in=players).exists():
         _rebuild(club_id=session.club_id, family=family, start=(session.date, session.pk))
         return
     family_rows = RatingRow.objects.filter(club_id=session.club_id, family=family.key)
     family_rows.filter(session_id=session.pk, game__gte=min(row["game"] for row in game_rows)).delete()
-    last = {
-        row["player_id"]: row["last"] for row in family_rows.values("player_id").annotate(last=Max("order")).order_by()
-    }
-    players = {row["player_id"] for row in game_rows}
+    # Everything before the later sessions (these players have no rows after it): each player's last outcome.
+    before = family_rows.exclude(session_id__in=later) if later else family_rows
+    last = {row["player_id"]: row["last"] for row in before.values("player_id").annotate(last=Max("order")).order_by()}
     ratings: dict[int, tuple[float, float]] = {}
     wanted = {last[player] for player in players if player in last}
     if wanted:
-        for row in family_rows.filter(order__in=wanted, player_id__in=players).values(
-            "player_id", "order", "mu", "sigma"
-        ):
+        for row in before.filter(order__in=wanted, player_id__in=players).values("player_id", "order", "mu", "sigma"):
             if last.get(row["player_id"]) == row["order"]:
                 ratings[row["player_id"]] = (row["mu"], row["sigma"])
     order = max(last.values(), default=0)
@@ -194,7 +200,23 @@ def ratings_append(*, session: Session, game_rows: Sequence[Mapping[str, Any]]) 
                 mu, sigma = after[player]
                 rated = (session.club_id, family.key, player, session.pk, outcome.game, order, rank, mu, sigma)
                 rows.append((*rated, ordinal(mu, sigma)))
+    if later:
+        _renumber(family_rows.filter(session_id__in=later), first=order + 1)
     rows_insert(RatingRow, RATING_COLUMNS, rows)
+
+
+# Above any `order` a club reaches: `_renumber` parks the rows it moves there, out of the unique (club, family,
+# order, player)'s way, which is checked row by row as an UPDATE goes.
+_PARKED = 1_000_000_000
+
+
+def _renumber(rows: QuerySet[RatingRow], *, first: int) -> None:
+    """Move `rows` along so that the first of them is outcome `first`, their order among themselves kept."""
+    lowest = rows.aggregate(lowest=Min("order"))["lowest"]
+    if lowest is None or lowest == first:
+        return
+    rows.update(order=F("order") + (first - lowest + _PARKED))
+    rows.update(order=F("order") - _PARKED)
 
 
 def ratings_rebuild_club(*, club: Club) -> None:

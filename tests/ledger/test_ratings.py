@@ -306,6 +306,31 @@ def test_ledger_verify_finds_a_changed_rating_and_repair_rebuilds_it(club_with_h
     call_command("ledger_verify", stdout=io.StringIO())
 
 
+@pytest.mark.parametrize(
+    ("later_players", "later_rows_kept"),
+    [
+        (["戊", "己", "庚", "辛"], True),  # another table: its rows move along, their figures kept
+        (["戊", "己", "庚", "甲"], False),  # 甲 sits at both: the later table is rated again
+    ],
+)
+def test_a_game_finished_before_a_later_session_rates_that_session_again_only_when_it_seats_a_player_of_the_game(
+    db, later_players, later_rows_kept
+):
+    club = make_club()
+    user = make_member(club)
+    tonight = make_session(club, user, date=datetime.date(2026, 1, 1))
+    record_hands(tonight, user, BENXI_EXAMPLE[:4])  # 盘 1: outcome 1
+    later = make_session(club, user, date=datetime.date(2026, 1, 1), players=later_players)
+    record_hands(later, user, BENXI_EXAMPLE[:4] * 2)  # its 盘 1 and 2: outcomes 2 and 3
+    stored = set(RatingRow.objects.filter(session=later).values_list("pk", flat=True))
+    record_hands(tonight, user, BENXI_EXAMPLE[:4])  # tonight's 盘 2 becomes outcome 2, the later table's 3 and 4
+    assert (set(RatingRow.objects.filter(session=later).values_list("pk", flat=True)) == stored) is later_rows_kept
+    assert list(
+        RatingRow.objects.filter(club=club).order_by("order").values_list("order", "session_id", "game").distinct()
+    ) == [(1, tonight.pk, 1), (2, tonight.pk, 2), (3, later.pk, 1), (4, later.pk, 2)]
+    assert ratings.ratings_verify(club=club) == []
+
+
 @pytest.mark.parametrize("later_session", [False, True])
 def test_games_finished_by_appended_hands_are_rated_as_a_rebuild_from_the_start_rates_them(db, later_session):
     # Tonight's session rates only its newly finished game; with a later session of the family the later one is
