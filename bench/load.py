@@ -6,11 +6,11 @@
 It makes a throwaway database (`--database`, default `baifen_load`) on the PostgreSQL server of `BENCH_PG_URL`
 (default `postgres://postgres@127.0.0.1:5432/postgres`), migrates it, seeds a club and its owner's token
 (`manage.py api_seed`), starts gunicorn with `gunicorn.conf.py` on a free port of 127.0.0.1, and gives each
-client its own open 本溪 session (an import of `--hands` hands). Then `--clients` threads send requests for
-`--seconds` seconds, each picking at random: 40 % writes (`POST sessions/{id}/hands/`, the session's next
-hand), 30 % reads (`GET sessions/{id}/`, or its `entry/`) and 30 % previews (`POST …/hands/preview/`). It prints
-requests per second and p50/p95/p99 per kind and overall, stops the server and drops the database. It touches
-nothing but 127.0.0.1, and stops by itself.
+client its own open 本溪 session, a table of its own four players (an import of `--hands` hands). Then `--clients`
+threads send requests for `--seconds` seconds, each picking at random: 40 % writes (`POST sessions/{id}/hands/`,
+the session's next hand), 30 % reads (`GET sessions/{id}/`, or its `entry/`) and 30 % previews
+(`POST …/hands/preview/`). It prints requests per second and p50/p95/p99 per kind and overall, stops the server
+and drops the database. It touches nothing but 127.0.0.1, and stops by itself.
 
 The floor, in the same run on the same server (bench/settings.py serves bench/urls.py's bare DRF views beside the
 site): the same clients and mix against a bare DRF create of one row (the writes) and a bare DRF read of one row
@@ -282,9 +282,15 @@ def main() -> None:
         document = benxi_session(args.hands + 2000)
         start_doc = {**document, "hands": document["hands"][: args.hands]}
         sessions = []
-        for _ in range(args.clients):
+        for table in range(1, args.clients + 1):
+            # A table's own four players: one person does not sit at ten tables at once, and the ratings of a
+            # game's players decide what a game's end rates again (ledger/ratings.py).
+            players = [f"{name}{table}" for name in document["players"]]
             response = requests.post(
-                f"{base}/api/v1/clubs/api/sessions/?close=false", json=start_doc, headers=headers, timeout=60
+                f"{base}/api/v1/clubs/api/sessions/?close=false",
+                json={**start_doc, "players": players},
+                headers=headers,
+                timeout=60,
             )
             response.raise_for_status()
             sessions.append(int(response.headers["Location"].rstrip("/").rsplit("/", 1)[-1]))
