@@ -22,7 +22,8 @@ correction in tonight's session: tonight's games only): six queries and one
 `rate` call per outcome, nothing per hand. A hand recorded mid-game costs
 nothing here (services skip the rebuild unless the hand ends a game), and one that ends a game of the family's
 newest session, or of one whose later sessions seat none of its players (the other tables of a room), rates that
-game alone (`ratings_append`: entry at hand #1,000 costs what it costs at #10, at one table or a hundred); a merge
+game alone (`ratings_append`: entry at hand #1,000 costs what it costs at #10; the later tables' rows are moved
+along, two UPDATEs that grow with the room); a merge
 of two players rebuilds the club's ratings from the start.
 
 openskill works in floats; they stay in this module and `RatingRow` (the rules
@@ -158,7 +159,8 @@ def ratings_rebuild(*, session: Session) -> None:
 def ratings_append(*, session: Session, game_rows: Sequence[Mapping[str, Any]]) -> None:
     """After a hand appended to an open session finished a game: rate only that session's `game_rows` (the rows the
     hand rewrote, from the game it played on). The same outcomes in the same order as `ratings_rebuild`, so the same
-    rows; a handful of queries and one `rate` call whatever the number of games before.
+    rows; a handful of queries and one `rate` call whatever the number of games before (and two UPDATEs of the
+    later sessions' rows, when there are any).
 
     Later sessions of the family (the other tables of tonight's room, opened after this one) come after these games
     in play order. When none of them seats a player of these games, their ratings cannot move: their rows keep their

@@ -144,9 +144,10 @@ def test_a_biaofen_round_of_six_asks_the_dealer_and_settles_up(new_page, live_se
     assert [row[2] for row in _board(page)] == ["+42", "−18", "−2", "−22"]
     page.click("text=结束这一场")
     page.click("text=确定结束")
-    settle = page.eval_on_selector_all("ul.settle-up li", "items => items.map(i => i.innerText)")
-    # 18, 2 and 22 档 (the totals above), × 10 money a 档, the unit said.
-    assert settle == ["乙 付给 甲 钱 180（18 档）", "丙 付给 甲 钱 20（2 档）", "丁 付给 甲 钱 220（22 档）"]
+    # 18, 2 and 22 档 (the totals above), × 10 money a 档, the unit said: on the page the close leads to.
+    expect(page.locator("ul.settle-up li")).to_have_text(
+        ["乙 付给 甲 钱 180（18 档）", "丙 付给 甲 钱 20（2 档）", "丁 付给 甲 钱 220（22 档）"]
+    )
     assert page.js_errors == []
 
 
