@@ -15,6 +15,7 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from django.http import QueryDict
 from django.middleware.http import ConditionalGetMiddleware
 from django.utils.decorators import decorator_from_middleware
 from django.utils.http import parse_etags
@@ -179,8 +180,10 @@ def query_none(request: Request) -> None:
 
 
 def query_valid(serializer: Any) -> dict[str, Any]:
-    # Given `query_params.dict()`, not the QueryDict: DRF reads an empty `?variant=` from a QueryDict as left out,
-    # where the schema says a variant is one of the keys.
+    # Read as a plain dict, never the QueryDict: DRF reads an empty `?variant=` or `?limit=` from a QueryDict as
+    # left out (the default), where the schema says a variant is one of the keys and a limit an integer.
+    if isinstance(serializer.initial_data, QueryDict):
+        serializer.initial_data = serializer.initial_data.dict()
     query_unknown_refuse(serializer.initial_data.keys(), serializer.fields.keys())
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data

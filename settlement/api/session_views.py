@@ -198,7 +198,7 @@ def club_sessions(request: Request, slug: str) -> Response:
 @session_conditional
 def session_detail(request: Request, session_id: int) -> Response:
     _, session = get_session_for_user(request.user, session_id)
-    page = query_valid(s.HandPageQuerySerializer(data=request.query_params))
+    page = query_valid(s.HandPageQuerySerializer(data=request.query_params.dict()))
     return Response(
         _session_results(session, url=request.build_absolute_uri(), offset=page["offset"], limit=page["limit"])
     )

@@ -80,6 +80,15 @@ def test_an_empty_filter_is_refused_naming_it(table, param):
     assert body["code"] != "not_found"
 
 
+@pytest.mark.parametrize("param", ["limit", "offset"])
+@pytest.mark.parametrize("path", ["sessions/{pk}/", "sessions/{pk}/hands/", "clubs/laonian/sessions/", "clubs/"])
+def test_an_empty_page_size_or_offset_is_refused_naming_it_on_every_paged_read(table, path, param):
+    """An empty `limit=` is not "the default": the schema says an integer (schemathesis sent one to a session)."""
+    url = "/api/v1/" + path.format(pk=table.session.pk) + f"?{param}="
+    response = table.client("viewer").get(url)
+    assert_error(response, 400, response.json()["code"], field=param)
+
+
 def test_an_empty_variant_is_refused_on_standings_too(table):
     response = table.client("viewer").get("/api/v1/clubs/laonian/standings/?variant=")
     assert response.status_code == 400 and response.json()["field"] == "variant"
