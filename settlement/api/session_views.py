@@ -343,8 +343,15 @@ def hand_preview(request: Request, session_id: int) -> Response:
         results = services.hand_preview(session=session, hand_input=request.data, lang=request_lang(), number=number)
         return Response({**results, "next": None})
     # A new hand: played on from the stored state, added to the newest page of stored hands (no replay of the log).
-    preview = services.hand_preview_next(session=session, hand_input=request.data, lang=request_lang())
+    # The page's read has the seats and that state already: the preview plays on from them.
     record = selectors.session_results(session=session, lang=request_lang(), limit=s.HANDS_PAGE)
+    preview = services.hand_preview_next(
+        session=session,
+        hand_input=request.data,
+        lang=request_lang(),
+        players=record.players,
+        following=record.following,
+    )
     if record.results is None or record.window is None:
         error = record.error
         assert error is not None

@@ -303,11 +303,16 @@ class NextHand:
 
 
 def next_hand_load(*, session: Session) -> NextHand:
-    """The next hand's number and the state before it, in one query (`ledger/sql.py`).
+    """The next hand's number and the state before it, in one query (`ledger/sql.py`)."""
+    last, row = sql.last_hand_row(session_id=session.pk)
+    return next_hand_from(last=last, row=row)
+
+
+def next_hand_from(*, last: int, row: Mapping[str, Any] | None) -> NextHand:
+    """The next hand after `sql.last_hand_row`'s answer (a read that has it already need not ask again).
 
     Hands are numbered 1, 2, … in the order recorded and never deleted, so the last number is also the count.
     """
-    last, row = sql.next_hand_row(session_id=session.pk)
     if row is None:  # no hand yet, or every one void: from the start
         return NextHand(number=last + 1, start=Resume(state=None))
     try:

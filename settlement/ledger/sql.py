@@ -103,17 +103,9 @@ def _sql(using: str) -> dict[str, str]:
             f" ON ss.{c(SessionSeat, 'player')} = p.{c(Player, 'id')}"
             f" WHERE ss.{c(SessionSeat, 'session')} = %s ORDER BY ss.{c(SessionSeat, 'seat')}"
         ),
-        "next_hand": (
-            f"SELECT h.last, st.{c(HandState, 'state')}, st.{c(HandState, 'game_first')}, st.{c(HandState, 'number')},"
-            f" st.{c(HandState, 'runs')}"
-            f" FROM (SELECT MAX({c(Hand, 'number')}) AS last FROM {t(Hand)} WHERE {c(Hand, 'session')} = %s) h"
-            f" LEFT JOIN {t(HandState)} st ON st.{c(HandState, 'session')} = %s"
-            f" AND st.{c(HandState, 'number')} = (SELECT MAX({c(HandState, 'number')}) FROM {t(HandState)}"
-            f" WHERE {c(HandState, 'session')} = %s)"
-        ),
         "last_hand": (
             f"SELECT h.last, st.{c(HandState, 'number')}, st.{c(HandState, 'state')}, st.{c(HandState, 'game_first')},"
-            f" st.{c(HandState, 'receipt')}, st.{c(HandState, 'game_end')}"
+            f" st.{c(HandState, 'receipt')}, st.{c(HandState, 'game_end')}, st.{c(HandState, 'runs')}"
             f" FROM (SELECT MAX({c(Hand, 'number')}) AS last FROM {t(Hand)} WHERE {c(Hand, 'session')} = %s) h"
             f" LEFT JOIN {t(HandState)} st ON st.{c(HandState, 'session')} = %s"
             f" AND st.{c(HandState, 'number')} = (SELECT MAX({c(HandState, 'number')}) FROM {t(HandState)}"
@@ -201,30 +193,13 @@ def session_players(*, session_id: int, using: str = "default") -> tuple[Player,
     return tuple(Player.objects.raw(_sql(using)["session_players"], [session_id]).using(using))
 
 
-def next_hand_row(*, session_id: int, using: str = "default") -> tuple[int, Mapping[str, Any] | None]:
-    """The session's last hand number (0: none yet) and the stored state of its last hand that has one, as
-    `{"state", "game_first", "number", "runs"}` (None: no hand has a state, every one void or none recorded)."""
-    with connections[using].cursor() as cursor:
-        cursor.execute(_sql(using)["next_hand"], [session_id, session_id, session_id])
-        last, state, game_first, number, runs = cursor.fetchone()
-    if number is None:
-        return last or 0, None
-    field = HandState._meta.get_field("state")
-    return last, {
-        "state": field.from_db_value(state, None, connections[using]),
-        "runs": HandState._meta.get_field("runs").from_db_value(runs, None, connections[using]),
-        "game_first": game_first,
-        "number": number,
-    }
-
-
 def last_hand_row(*, session_id: int, using: str = "default") -> tuple[int, Mapping[str, Any] | None]:
     """The session's last hand number (0: none yet) and what is stored after its last hand that has a state, as
-    `{"number", "state", "game_first", "receipt", "game_end"}` (None: no hand has one): what a read of the session
-    shows of its end, one statement."""
+    `{"number", "state", "game_first", "receipt", "game_end", "runs"}` (None: no hand has one, every one void or
+    none recorded): what a read of the session shows of its end and the next hand plays on from, one statement."""
     with connections[using].cursor() as cursor:
         cursor.execute(_sql(using)["last_hand"], [session_id, session_id, session_id])
-        last, number, state, game_first, receipt, game_end = cursor.fetchone()
+        last, number, state, game_first, receipt, game_end, runs = cursor.fetchone()
     if number is None:
         return last or 0, None
     connection = connections[using]
@@ -238,6 +213,7 @@ def last_hand_row(*, session_id: int, using: str = "default") -> tuple[int, Mapp
         "game_first": game_first,
         "receipt": loaded("receipt", receipt),
         "game_end": loaded("game_end", game_end),
+        "runs": loaded("runs", runs),
     }
 
 

@@ -11,6 +11,7 @@ replayed, to name the hand that no longer plays.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,7 +19,16 @@ from typing import Any
 
 from django.db.models import Max
 
-from ..ledger import LedgerError, LogEntry, hand_input_ordered, log_load, log_replay, session_players
+from ..ledger import (
+    LedgerError,
+    LogEntry,
+    NextHand,
+    hand_input_ordered,
+    log_load,
+    log_replay,
+    next_hand_from,
+    session_players,
+)
 from ..ledger.sql import last_hand_row
 from ..models import Hand, HandRevision, HandState, Player, Session, SessionEvent, engine_lang
 from ..rules.options import options_dump, options_resolve
@@ -114,6 +124,7 @@ class SessionRecord:
 
     `hands` are the window's hands, oldest first, void ones included. `last_game` is the session's last
     game entry (the one in progress, else the last finished), `last_hand` the last counted hand's entry.
+    `following` is where the next hand goes, from the same statement (a preview plays on from it).
     """
 
     session: Session
@@ -125,6 +136,7 @@ class SessionRecord:
     last_game: dict[str, Any] | None = None
     last_hand: dict[str, Any] | None = None
     replayed: dict[str, Any] | None = None  # the whole results document, when the log had to be replayed
+    following: NextHand | None = None
 
     @property
     def hands_newest_first(self) -> tuple[HandRecord, ...]:
@@ -164,9 +176,10 @@ def session_results(
     count, last = last_hand_row(session_id=session.pk)
     window = hand_window(count=count, offset=offset, limit=limit)
     try:
-        return _stored_record(session=session, players=players, window=window, last=last, lang=lang)
+        record = _stored_record(session=session, players=players, window=window, last=last, lang=lang)
     except _StaleRows:
-        return _replayed_record(session=session, window=window, lang=lang)
+        record = _replayed_record(session=session, window=window, lang=lang)
+    return dataclasses.replace(record, following=next_hand_from(last=count, row=last))
 
 
 def _stored_record(

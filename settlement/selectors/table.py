@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db.models import Sum
 
-from ..ledger import LedgerError, session_players
+from ..ledger import LedgerError, NextHand, session_players
 from ..models import GameRow, HandState, Player, Session, SettlementRow, engine_lang
 from ..rules.entry import Entry, entry, table_state
 from ..rules.levels import team_seats
@@ -118,6 +118,7 @@ class TableView:
     # rotation's declarer (None on a game's first hand: it is named at the table).
     level_teams: tuple[LevelTeam, ...] = ()
     next_declarer: int | None = None
+    following: NextHand | None = None  # where the next hand goes (the preview plays on from it)
 
     @property
     def more_older(self) -> bool:
@@ -200,6 +201,7 @@ def table_view(*, session: Session, lang: str = "zh-Hans", fix: int | None = Non
         has_games=session.variant not in ONE_GAME_VARIANTS,
         level_teams=level_teams,
         next_declarer=next_declarer,
+        following=record.following,
     )
 
 

@@ -21,6 +21,7 @@ from ..ledger import (
     Log,
     LogEntry,
     LogReplay,
+    NextHand,
     Resume,
     ResumeUnavailable,
     log_load,
@@ -86,20 +87,30 @@ def hand_preview(
     return log_replay(session=session, players=log.players, hands=hands).render(lang)
 
 
-def hand_preview_next(*, session: Session, hand_input: Any, lang: str = "zh-Hans") -> dict[str, Any]:
+def hand_preview_next(
+    *,
+    session: Session,
+    hand_input: Any,
+    lang: str = "zh-Hans",
+    players: Sequence[Player] | None = None,
+    following: NextHand | None = None,
+) -> dict[str, Any]:
     """The next hand's results, played on from the stored state of the last hand, without writing anything.
 
     The same play `hand_record` makes, so the same receipt and totals, at a cost
     that does not grow with the log: two queries (seats, the number with the
-    stored state) and one hand through the engine. The document answers only for what
+    stored state; none when the caller read them already, as a read of the session
+    does: `players`, `following`) and one hand through the engine. The document answers only for what
     that play knows: `hands` is the new hand alone (its `n` the number it would
     get), `games` the game it plays in (and one it closes), `totals`,
     `games_won` and `settle_up` the session's after it. Raises `LedgerError`
     when the rules refuse it.
     """
     hand_input = json_clean(hand_input, field="hand")
-    players = session_players(session=session)
-    following = next_hand_load(session=session)
+    if players is None:
+        players = session_players(session=session)
+    if following is None:
+        following = next_hand_load(session=session)
     hands_limit(following.number)
     hands = [(following.number, hand_input)]
     return _replay_on(

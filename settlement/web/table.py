@@ -73,7 +73,13 @@ def table_receipt(session: Session, form: TableHandForm, view: selectors.TableVi
     hand_input = form.cleaned_data["hand"]
     try:
         if number is None:  # a new hand: played on from the last hand's stored state, whatever the log's length
-            document = services.hand_preview_next(session=session, hand_input=hand_input, lang=request_lang())
+            document = services.hand_preview_next(
+                session=session,
+                hand_input=hand_input,
+                lang=request_lang(),
+                players=view.players,
+                following=view.following,
+            )
         else:  # a correction replays the hands after it as well
             document = services.hand_preview(session=session, hand_input=hand_input, lang=request_lang(), number=number)
     except LedgerError as error:

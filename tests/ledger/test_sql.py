@@ -21,25 +21,32 @@ def table():
 
 def test_a_session_without_hands_has_no_last_hand_and_no_state(table):
     _, _, session = table
-    assert sql.next_hand_row(session_id=session.pk) == (0, None)
+    assert sql.last_hand_row(session_id=session.pk) == (0, None)
 
 
 def test_the_last_number_counts_void_hands_and_the_state_is_the_last_counted_hands(table):
     _, owner, session = table
     record_hands(session, owner, BENXI_EXAMPLE[:3])
     services.hand_void(session=session, user=owner, number=3, reason="entered twice")
-    last, row = sql.next_hand_row(session_id=session.pk)
+    last, row = sql.last_hand_row(session_id=session.pk)
     stored = HandState.objects.get(session=session, number=2)
     assert last == 3
     # After hand 2 the team 0 + 2 has won both hands (rules/baifen.md's example): a run of 2, seats 1 and 3 none.
-    assert row == {"state": stored.state, "game_first": stored.game_first, "number": 2, "runs": [2, 0, 2, 0]}
+    assert row == {
+        "state": stored.state,
+        "game_first": stored.game_first,
+        "number": 2,
+        "runs": [2, 0, 2, 0],
+        "receipt": stored.receipt,
+        "game_end": stored.game_end,
+    }
 
 
 def test_a_session_whose_every_hand_is_void_has_a_last_hand_but_no_state(table):
     _, owner, session = table
     record_hands(session, owner, BENXI_EXAMPLE[:1])
     services.hand_void(session=session, user=owner, number=1, reason="not played")
-    assert sql.next_hand_row(session_id=session.pk) == (1, None)
+    assert sql.last_hand_row(session_id=session.pk) == (1, None)
 
 
 @pytest.mark.parametrize("role", [Role.OWNER, Role.SCOREKEEPER, Role.VIEWER])

@@ -78,6 +78,22 @@ def test_the_preview_costs_the_same_queries_however_long_the_session(table, n, d
         services.hand_preview_next(session=session, hand_input=BENXI_EXAMPLE[n % 5], lang="en")
 
 
+@pytest.mark.parametrize("n", [0, 5, 50])
+def test_the_preview_from_a_reads_seats_and_state_asks_nothing_more_and_answers_the_same(
+    table, n, django_assert_num_queries
+):
+    _, owner, session = table
+    record_hands(session, owner, _hands(n))
+    hand = BENXI_EXAMPLE[n % 5]
+    record = session_results(session=session, lang="en", limit=20)
+    with django_assert_num_queries(0):
+        given = services.hand_preview_next(
+            session=session, hand_input=hand, lang="en", players=record.players, following=record.following
+        )
+    assert given == services.hand_preview_next(session=session, hand_input=hand, lang="en")
+    assert given["hands"][0]["n"] == n + 1
+
+
 GOLDEN = [path for path in sorted(SHARED_GOLDEN.glob("*.json")) if "expect" in json.loads(path.read_text("utf-8"))]
 
 
