@@ -5,7 +5,9 @@ Excel downloads, the player page (with its records and achievements), the record
 its rating graph (by date and by games played) and `GET clubs/{slug}/players/{id}/stats/` are timed with 10
 sessions and again with 1,000 (each 5 hands of 本溪, imported); they read aggregates of the stored rows in a
 fixed number of queries, so what grows is the database's aggregation and the rows drawn (a player's running-total chart
-has a point per session, the rating graph at most 120 a line).
+has a point per session, the rating graph at most 120 a line). Last, a hand that ends a game at the club's newest
+table, with each history: it rates that game from its players' last ratings, which must not cost more as the
+club's rating rows pile up.
 
     .venv/bin/python bench/stats.py
 
@@ -29,6 +31,7 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
+from settlement.models import RatingRow  # noqa: E402
 from tests.factories import BENXI_EXAMPLE as HANDS  # noqa: E402  (rules/baifen.md's 本溪 example)
 
 NAMES = ["王", "李", "张", "赵", "钱", "孙"]
@@ -54,6 +57,22 @@ def grow(club, owner, upto: int, have: int) -> None:
         players = [NAMES[(i + k) % len(NAMES)] for k in range(4)]
         document = {"variant": "baifen.benxi", "date": f"2026-{1 + i % 12:02d}-{1 + i % 28:02d}", "players": players}
         services.session_import(club=club, user=owner, document={**document, "hands": HANDS, "venue": f"t{i}"})
+
+
+def game_end(club, owner, repeat: int) -> float:
+    """Median seconds of `services.hand_record` for a hand that finishes a game, at the club's newest table (a
+    fresh table each time: 18 hands imported, the 19th ends the game), so its ratings are rated in place."""
+    from settlement import services
+
+    times = []
+    for i in range(repeat):
+        document = {"variant": "baifen.benxi", "date": "2027-01-01", "players": NAMES[:4], "venue": f"end{i}"}
+        hands = (HANDS * 4)[:18]
+        session = services.session_import(club=club, user=owner, document={**document, "hands": hands}, close=False)
+        start = time.perf_counter()
+        services.hand_record(session=session.session, user=owner, hand_input=HANDS[18 % len(HANDS)])
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
 
 
 def main() -> None:
@@ -82,10 +101,13 @@ def main() -> None:
         "GET players/{id}/stats/": f"/api/v1/clubs/bench/players/{wang}/stats/",
     }
     small = {name: timed(api if "GET" in name else client, url, repeat) for name, url in pages.items()}
+    end_small = game_end(club, owner, repeat)
     start = time.perf_counter()
-    grow(club, owner, 1000, 10)
-    print(f"(imported 990 sessions in {time.perf_counter() - start:.0f} s)")
+    grow(club, owner, 1000, 10 + repeat)
+    print(f"(imported {990 - repeat} sessions in {time.perf_counter() - start:.0f} s)")
     large = {name: timed(api if "GET" in name else client, url, repeat) for name, url in pages.items()}
+    end_large = game_end(club, owner, repeat)
+    ratings = RatingRow.objects.filter(club=club).count()
     print(f"{'figure':28} {'10 / healthz':>13} {'1,000 / healthz':>16} {'1,000 / 10':>11} {'queries':>8}  bytes")
     for name in pages:
         (t10, b10, q10), (t1k, b1k, q1k) = small[name], large[name]
@@ -93,6 +115,12 @@ def main() -> None:
             f"{name:28} {t10 / floor:12.1f}× {t1k / floor:15.1f}× {t1k / t10:10.2f}× {q10:>3} → {q1k:<3} "
             f"{b10 / 1024:.0f} → {b1k / 1024:.0f} KB"
         )
+    # A game's end rates that game from each player's last rating: what it costs must not grow with the history.
+    print(
+        f"{'a hand ending a game':28} {end_small * 1e3:11.1f}ms {end_large * 1e3:14.1f}ms"
+        f" {end_large / end_small:10.2f}×"
+        f"   (target ≤ 1.2; services.hand_record, {ratings:,} rating rows at the end)"
+    )
 
 
 if __name__ == "__main__":
