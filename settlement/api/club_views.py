@@ -31,6 +31,12 @@ from .common import (
     query_valid,
 )
 from .renderers import StandingsCSVRenderer
+from .stats_serializers import (
+    PlayerStatsSerializer,
+    StandingGroupSerializer,
+    StandingsCSVFilterSerializer,
+    StandingsFilterSerializer,
+)
 
 # --- clubs ---
 
@@ -73,9 +79,9 @@ def club_players(request: Request, slug: str) -> Response:
         "ranked by total, then games won, then sessions won (the group's `ranking` says so in words). "
         "The CSV is UTF-8 with a byte-order mark, a row per player per group."
     ),
-    parameters=[s.StandingsFilterSerializer],
+    parameters=[StandingsFilterSerializer],
     responses={
-        (200, JSON): s.StandingGroupSerializer(many=True),
+        (200, JSON): StandingGroupSerializer(many=True),
         (200, StandingsCSVRenderer.media_type): OpenApiTypes.STR,
         **{(304, JSON): NOT_MODIFIED[304]},
         **error_responses(400, 401, 404, media_type=JSON),
@@ -92,7 +98,7 @@ def club_standings(request: Request, slug: str) -> Response:
     tags=["standings"],
     summary="The standings as CSV, for a spreadsheet (the same as `standings/?format=csv`)",
     description="UTF-8 with a byte-order mark; a row per player per group (family and unit).",
-    parameters=[s.StandingsCSVFilterSerializer],
+    parameters=[StandingsCSVFilterSerializer],
     responses={
         (200, StandingsCSVRenderer.media_type): OpenApiTypes.STR,
         **{(304, JSON): NOT_MODIFIED[304]},
@@ -107,11 +113,11 @@ def club_standings_csv(request: Request, slug: str) -> Response:
 
 def _standings(request: Request, slug: str) -> Response:
     membership = get_membership_for_user(request.user, slug)
-    filters = query_valid(s.StandingsFilterSerializer(data=request.query_params.dict()))
+    filters = query_valid(StandingsFilterSerializer(data=request.query_params.dict()))
     filters.pop("format", None)
     filters.pop("labels", None)  # the CSV renderer's
     groups = selectors.standings_grouped(club=membership.club, **filters)
-    response = Response(s.StandingGroupSerializer(standings_document(groups, lang=request_lang()), many=True).data)
+    response = Response(StandingGroupSerializer(standings_document(groups, lang=request_lang()), many=True).data)
     if request.accepted_renderer.format == StandingsCSVRenderer.format:
         response["Content-Disposition"] = f'attachment; filename="standings-{membership.club.slug}.csv"'
     return response
@@ -127,7 +133,7 @@ def _standings(request: Request, slug: str) -> Response:
         "hands together, won, the player's net and per hand) and opponents (the same, against), the best and "
         "worst of each among those with at least `min_hands` hands, and the running total session by session."
     ),
-    responses={200: s.PlayerStatsSerializer, **READ_ERRORS},
+    responses={200: PlayerStatsSerializer, **READ_ERRORS},
 )
 @api_endpoint("GET")
 def player_stats(request: Request, slug: str, player_id: int) -> Response:
@@ -141,7 +147,7 @@ def player_stats(request: Request, slug: str, player_id: int) -> Response:
         "hands": stats.hands,
         "groups": [{**vars(group), "label": group_name(group.group, lang)} for group in stats.groups],
     }
-    return Response(s.PlayerStatsSerializer(body).data)
+    return Response(PlayerStatsSerializer(body).data)
 
 
 # --- personal API tokens ---
