@@ -10,7 +10,8 @@ import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db.models import Count, Max, Q
+from django.db.models import Count, F, Max, Q, Window
+from django.db.models.functions import RowNumber
 
 from ..ledger.ratings import FAMILIES
 from ..models import Club, Player, PlayerEvent, RatingRow
@@ -97,9 +98,18 @@ class FamilyHistory:
 
 
 def player_ratings(*, player: Player, limit: int = 20) -> list[FamilyHistory]:
-    """The player's rating in each family, with the `limit` newest steps of its history (one query)."""
+    """The player's rating in each family, with the `limit` newest steps of its history (one query: the newest
+    `limit` rows of each family, not the player's whole history)."""
+    newest = Window(RowNumber(), partition_by=[F("family")], order_by=F("order").desc())
+    rows = (
+        RatingRow.objects.filter(player=player)
+        .annotate(newest=newest)
+        .filter(newest__lte=limit)
+        .select_related("session")
+        .order_by("family", "-order")
+    )
     found: dict[str, list[RatingRow]] = {}
-    for row in RatingRow.objects.filter(player=player).select_related("session").order_by("family", "-order"):
+    for row in rows:
         found.setdefault(row.family, []).append(row)
     order = {key: i for i, key in enumerate(FAMILIES)}
     return [
