@@ -338,4 +338,5 @@ def _resume(*, rows: QuerySet[RatingRow], players: Iterable[int]) -> tuple[dict[
         .values_list("pk", "mu", "sigma", "top")
     )
     ratings = {player: (mu, sigma) for player, mu, sigma, _ in found if mu is not None}
-    return ratings, next((top for *_, top in found if top is not None), 0)
+    top = found[0][3] if found else None  # the same on every row
+    return ratings, top or 0
