@@ -4,6 +4,7 @@ nothing scrolls sideways, the hands' links open their receipts, hiding the badge
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 
@@ -54,11 +55,12 @@ def test_records_badges_and_the_setting_on_a_phone(new_page, live_server, lang, 
     page = new_page(owner, viewport=PHONE, lang=lang)
     page.goto(f"{live_server.url}/clubs/cha/standings/")
     page.get_by_role("link", name=title).first.click()
+    page.wait_for_url("**/records/")
     assert page.locator("h1").inner_text() == title
     assert page.locator("li.record").count() == 8  # 本溪: run, biggest, 抠底, 出锅; 打二鬼: run, biggest, 光头, 包场
     assert not overflows(page)
     page.locator("li.record-run a.hand").first.click()  # the run's last hand: its receipt
-    assert "/hands/" in page.url
+    page.wait_for_url(re.compile(r"/hands/\d+/"))
     page.goto(f"{live_server.url}/clubs/cha/players/{club.players.get(name='李').pk}/")
     assert page.locator(".player-badges li").filter(has_text=badge).count() == 1
     assert not overflows(page)
@@ -66,6 +68,8 @@ def test_records_badges_and_the_setting_on_a_phone(new_page, live_server, lang, 
     assert not overflows(page)
     page.get_by_label(hide).uncheck()
     page.locator("form.club-settings button[type=submit]").click()
+    # The click returns once the answer starts loading: read the page when it has loaded.
+    page.wait_for_url(re.compile(r"/settings/\?saved=1$"))
     assert page.locator("p.flash").count() == 1
     page.goto(f"{live_server.url}/clubs/cha/players/{club.players.get(name='李').pk}/")
     assert page.locator(".player-badges").count() == 0
