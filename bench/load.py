@@ -16,6 +16,9 @@ The floor, in the same run on the same server (bench/settings.py serves bench/ur
 site): the same clients and mix against a bare DRF create of one row (the writes) and a bare DRF read of one row
 (the reads and previews), in blocks alternating with the app's (`--blocks`, each `--seconds` / blocks long), so a
 burst of other load on the machine falls on both. It prints the app's throughput and p95 against the floor's.
+
+Before the load, one request at a time over one kept-alive connection (one worker answers it): hand entry at hand
+#10 and at #1,000 against the bare create, in alternating blocks (`--sequential` requests of each), as ratios.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ import tempfile
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -242,12 +246,76 @@ class Client:
                 self.errors[kind] += 1
 
 
+def session_import(*, base: str, headers: dict[str, str], document: dict[str, Any], players: list[str]) -> int:
+    """An open session of `document`'s hands at a table of `players`, imported through the API: its id."""
+    response = requests.post(
+        f"{base}/api/v1/clubs/api/sessions/?close=false",
+        json={**document, "players": players},
+        headers=headers,
+        timeout=60,
+    )
+    response.raise_for_status()
+    return int(response.headers["Location"].rstrip("/").rsplit("/", 1)[-1])
+
+
+def sequential(*, base: str, token: str, document: dict[str, Any], requests_each: int) -> None:
+    """Hand entry against a bare DRF create, served: one request at a time over one kept-alive connection (so one
+    worker answers each), in alternating blocks of bare, entry at hand #10 and entry at hand #1,000, five times
+    over. Prints each median and the ratios of issue 29's first target."""
+    headers = {"Authorization": f"Token {token}"}
+    positions = {}
+    for size in (10, 1000):
+        players = [f"{name}序{size}" for name in document["players"]]
+        start_doc = {**document, "hands": document["hands"][:size]}
+        positions[size] = [session_import(base=base, headers=headers, document=start_doc, players=players), size]
+    wire = Wire(base, {**headers, "Accept-Language": "zh-Hans"}, timeout=30)
+    made = 0
+
+    def bare() -> int:
+        nonlocal made
+        made += 1
+        return wire.send("POST", "/bench/bare/", body={"name": "bare", "slug": f"seq-{made}"})[0]
+
+    def entry(size: int) -> int:
+        session_id, position = positions[size]
+        positions[size][1] += 1
+        return wire.send("POST", f"/api/v1/sessions/{session_id}/hands/", body=document["hands"][position])[0]
+
+    calls: dict[str, Callable[[], int]] = {"bare": bare, "entry10": lambda: entry(10), "entry1000": lambda: entry(1000)}
+    samples: dict[str, list[float]] = {name: [] for name in calls}
+    for _ in range(5):
+        for name, call in calls.items():
+            for _ in range(max(1, requests_each // 5)):
+                start = time.perf_counter()
+                status = call()
+                samples[name].append(time.perf_counter() - start)
+                if status != 201:
+                    raise SystemExit(f"sequential {name}: HTTP {status}")
+    wire.close()
+    median = {name: statistics.median(values) for name, values in samples.items()}
+    print(
+        f"Sequential, served (one kept-alive connection, one worker answering; {len(samples['bare'])} requests"
+        " of each in alternating blocks), median:"
+    )
+    print(f"  {'bare DRF create of one row':<38} {median['bare'] * 1e3:>7.2f} ms")
+    for size, label in ((10, "#10"), (1000, "#1,000")):
+        value = median[f"entry{size}"]
+        print(
+            f"  {'hand entry at ' + label:<38} {value * 1e3:>7.2f} ms  {value / median['bare']:>5.2f}× the bare create"
+            "   target ≤ 1.5"
+        )
+    print(f"  {'entry #1,000 / #10':<38} {'':>10}  {median['entry1000'] / median['entry10']:>5.2f}×   target ≤ 1.2")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--clients", type=int, default=10)
     parser.add_argument("--hands", type=int, default=100, help="hands each client's session starts with")
     parser.add_argument("--blocks", type=int, default=4, help="alternating blocks of the app's load and the floor's")
+    parser.add_argument(
+        "--sequential", type=int, default=250, help="requests of each kind in the sequential comparison (0: none)"
+    )
     parser.add_argument("--database", default=os.environ.get("BENCH_LOAD_DB", "baifen_load"))
     args = parser.parse_args()
     admin_url = local_url(os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432/postgres"))
@@ -281,19 +349,16 @@ def main() -> None:
         headers = {"Authorization": f"Token {token}"}
         document = benxi_session(args.hands + 2000)
         start_doc = {**document, "hands": document["hands"][: args.hands]}
-        sessions = []
-        for table in range(1, args.clients + 1):
-            # A table's own four players: one person does not sit at ten tables at once, and the ratings of a
-            # game's players decide what a game's end rates again (ledger/ratings.py).
-            players = [f"{name}{table}" for name in document["players"]]
-            response = requests.post(
-                f"{base}/api/v1/clubs/api/sessions/?close=false",
-                json={**start_doc, "players": players},
-                headers=headers,
-                timeout=60,
+        if args.sequential:
+            sequential(base=base, token=token, document=document, requests_each=args.sequential)
+        # A table's own four players: one person does not sit at ten tables at once, and the ratings of a game's
+        # players decide what a game's end rates again (ledger/ratings.py).
+        sessions = [
+            session_import(
+                base=base, headers=headers, document=start_doc, players=[f"{n}{table}" for n in document["players"]]
             )
-            response.raise_for_status()
-            sessions.append(int(response.headers["Location"].rstrip("/").rsplit("/", 1)[-1]))
+            for table in range(1, args.clients + 1)
+        ]
         apps = [
             Client(base=base, token=token, session_id=session_id, hands=document["hands"], position=args.hands, seed=i)
             for i, session_id in enumerate(sessions)
