@@ -16,7 +16,8 @@ the rest of an answer that finds nothing new.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
@@ -222,6 +223,23 @@ def session_touch(*, session_id: int, when: datetime.datetime, using: str = "def
     connection = connections[using]
     with connection.cursor() as cursor:
         cursor.execute(_sql(using)["session_touch"], [connection.ops.adapt_datetimefield_value(when), session_id])
+
+
+@contextmanager
+def writes_pipelined(*, using: str = "default") -> Iterator[None]:
+    """Inside a transaction on PostgreSQL, the block's statements go out without waiting for each one's answer
+    (psycopg's pipeline mode) and the answers are read at its end: a hand's derived rows, the session's version and
+    its change are seven statements and one round trip, not seven. A statement whose result is read (a fetched
+    SELECT, an INSERT … RETURNING) waits for those before it, as it always did; an error surfaces by the block's end
+    at the latest, as Django's error (IntegrityError …), and the transaction rolls back as before. Elsewhere (SQLite
+    has no round trips; outside a transaction each statement commits on its own) it changes nothing."""
+    connection = connections[using]
+    if connection.vendor != "postgresql" or not connection.in_atomic_block:
+        yield
+        return
+    connection.ensure_connection()
+    with connection.wrap_database_errors, connection.connection.pipeline():
+        yield
 
 
 def game_rows_delete(*, session_id: int, from_game: int, using: str = "default") -> None:

@@ -165,16 +165,17 @@ def hand_record(
         stored = facts_stored(hand_input, replay.result.hands[-1].facts)
         hand = Hand.objects.create(session=session, number=number, client_key=client_key)
         revision = HandRevision.objects.create(hand=hand, number=1, input=stored, author=user, note=note or None)
-        derived = derived_rebuild(
-            session=session,
-            players=players,
-            replay=replay,
-            hand_ids={number: hand.pk},
-            from_number=number,
-            appended=True,
-        )
-        _session_touch(session, revision.created_at)
-        _hand_change(session, hand, revision, Change.Kind.HAND_RECORDED)
+        with sql.writes_pipelined():  # writes whose answers nobody reads: one round trip on PostgreSQL
+            derived = derived_rebuild(
+                session=session,
+                players=players,
+                replay=replay,
+                hand_ids={number: hand.pk},
+                from_number=number,
+                appended=True,
+            )
+            _session_touch(session, revision.created_at)
+            _hand_change(session, hand, revision, Change.Kind.HAND_RECORDED)
     return HandWrite(hand=hand, revision=revision, created=True, derived=derived.get(number), players=players)
 
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from settlement import services
 from settlement.ledger import sql
-from settlement.models import Club, HandState, Role
+from settlement.ledger.bulk import rows_insert
+from settlement.models import Club, Hand, HandState, Role, Session
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, make_session, make_user, record_hands
 
 pytestmark = pytest.mark.django_db
@@ -99,3 +102,27 @@ def test_the_players_come_in_seat_order_not_the_order_they_were_made(table):
     made = [make_player(club, name) for name in ("戊", "己", "庚", "辛")]
     session = make_session(club, owner, players=made[::-1])
     assert sql.session_players(session_id=session.pk) == tuple(made[::-1])
+
+
+def test_pipelined_writes_land_in_order_and_a_read_inside_the_block_sees_them(table):
+    _, _, session = table
+    before = Session.objects.get(pk=session.pk).version
+    with transaction.atomic(), sql.writes_pipelined():
+        sql.session_touch(session_id=session.pk, when=timezone.now())
+        sql.session_touch(session_id=session.pk, when=timezone.now())
+        assert Session.objects.get(pk=session.pk).version == before + 2
+        sql.session_touch(session_id=session.pk, when=timezone.now())
+    assert Session.objects.get(pk=session.pk).version == before + 3
+
+
+def test_a_pipelined_write_that_fails_is_djangos_error_and_rolls_the_block_back(table):
+    """On PostgreSQL the failed INSERT's answer arrives at the block's end: still Django's IntegrityError (the
+    service's callers know it), and the session's version bumped before it is rolled back with it."""
+    _, owner, session = table
+    record_hands(session, owner, BENXI_EXAMPLE[:1])
+    before = Session.objects.get(pk=session.pk).version
+    with pytest.raises(IntegrityError), transaction.atomic(), sql.writes_pipelined():
+        sql.session_touch(session_id=session.pk, when=timezone.now())
+        rows_insert(Hand, ("session_id", "number", "client_key"), [(session.pk, 1, "")])  # hand 1 exists
+    assert Session.objects.get(pk=session.pk).version == before
+    assert Hand.objects.filter(session=session).count() == 1
