@@ -226,13 +226,15 @@ def session_touch(*, session_id: int, when: datetime.datetime, using: str = "def
 
 
 @contextmanager
-def writes_pipelined(*, using: str = "default") -> Iterator[None]:
+def pipelined(*, using: str = "default") -> Iterator[None]:
     """Inside a transaction on PostgreSQL, the block's statements go out without waiting for each one's answer
-    (psycopg's pipeline mode) and the answers are read at its end: a hand's derived rows, the session's version and
-    its change are seven statements and one round trip, not seven. A statement whose result is read (a fetched
-    SELECT, an INSERT … RETURNING) waits for those before it, as it always did; an error surfaces by the block's end
-    at the latest, as Django's error (IntegrityError …), and the transaction rolls back as before. Elsewhere (SQLite
-    has no round trips; outside a transaction each statement commits on its own) it changes nothing."""
+    (psycopg's pipeline mode) and the answers are read when one is needed or at the block's end: a hand's derived
+    rows, the session's version and its change are seven statements whose answers nobody reads, and one round trip
+    instead of seven. A statement whose rows are fetched (the ORM's, a cursor's) waits for those before it, as it
+    always did; `Model.objects.raw` cannot run inside (it reads the columns' names before the answer has come). An
+    error surfaces by the block's end at the latest, as Django's error (IntegrityError …), and the transaction rolls
+    back as before. Elsewhere (SQLite has no round trips; outside a transaction each statement commits on its own)
+    it changes nothing."""
     connection = connections[using]
     if connection.vendor != "postgresql" or not connection.in_atomic_block:
         yield

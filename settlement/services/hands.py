@@ -165,7 +165,7 @@ def hand_record(
         stored = facts_stored(hand_input, replay.result.hands[-1].facts)
         hand = Hand.objects.create(session=session, number=number, client_key=client_key)
         revision = HandRevision.objects.create(hand=hand, number=1, input=stored, author=user, note=note or None)
-        with sql.writes_pipelined():  # writes whose answers nobody reads: one round trip on PostgreSQL
+        with sql.pipelined():  # writes whose answers nobody reads: one round trip on PostgreSQL
             derived = derived_rebuild(
                 session=session,
                 players=players,

@@ -107,7 +107,7 @@ def test_the_players_come_in_seat_order_not_the_order_they_were_made(table):
 def test_pipelined_writes_land_in_order_and_a_read_inside_the_block_sees_them(table):
     _, _, session = table
     before = Session.objects.get(pk=session.pk).version
-    with transaction.atomic(), sql.writes_pipelined():
+    with transaction.atomic(), sql.pipelined():
         sql.session_touch(session_id=session.pk, when=timezone.now())
         sql.session_touch(session_id=session.pk, when=timezone.now())
         assert Session.objects.get(pk=session.pk).version == before + 2
@@ -121,7 +121,7 @@ def test_a_pipelined_write_that_fails_is_djangos_error_and_rolls_the_block_back(
     _, owner, session = table
     record_hands(session, owner, BENXI_EXAMPLE[:1])
     before = Session.objects.get(pk=session.pk).version
-    with pytest.raises(IntegrityError), transaction.atomic(), sql.writes_pipelined():
+    with pytest.raises(IntegrityError), transaction.atomic(), sql.pipelined():
         sql.session_touch(session_id=session.pk, when=timezone.now())
         rows_insert(Hand, ("session_id", "number", "client_key"), [(session.pk, 1, "")])  # hand 1 exists
     assert Session.objects.get(pk=session.pk).version == before
