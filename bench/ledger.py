@@ -77,7 +77,11 @@ def setup() -> tuple[Any, Club]:
 
 
 def session_of(user: Any, club: Club, hands: int) -> Session:
+    """An open 本溪 session of `hands` hands at a table of its own four players. With the same four at both tables,
+    every game the earlier one finished would rate the later one's games again (ledger/ratings.py: a later session
+    seating these players), which no room does: one person does not sit at two tables at once."""
     doc = benxi_session(hands)
+    doc["players"] = [f"{name}{hands}" for name in doc["players"]]
     return services.session_import(club=club, user=user, document=doc, close=False).session
 
 
