@@ -17,6 +17,8 @@ site): the same clients and mix against a bare DRF create of one row (the writes
 (the reads and previews), in blocks alternating with the app's (`--blocks`, each `--seconds` / blocks long), so a
 burst of other load on the machine falls on both. It prints the app's throughput and p95 against the floor's.
 
+`--sqlite` runs it all on a SQLite file in a temporary folder instead (`make serve`'s default database).
+
 Before the load, one request at a time over one kept-alive connection (one worker answers it): hand entry at hand
 #10 and at #1,000 against the bare create, in alternating blocks (`--sequential` requests of each), as ratios.
 """
@@ -258,7 +260,7 @@ def session_import(*, base: str, headers: dict[str, str], document: dict[str, An
     return int(response.headers["Location"].rstrip("/").rsplit("/", 1)[-1])
 
 
-def sequential(*, base: str, token: str, document: dict[str, Any], requests_each: int) -> None:
+def sequential(*, base: str, token: str, document: dict[str, Any], requests_each: int, database: str) -> None:
     """Hand entry against a bare DRF create, served: one request at a time over one kept-alive connection (so one
     worker answers each), in alternating blocks of bare, entry at hand #10 and entry at hand #1,000, five times
     over. Prints each median and the ratios of issue 29's first target."""
@@ -294,8 +296,8 @@ def sequential(*, base: str, token: str, document: dict[str, Any], requests_each
     wire.close()
     median = {name: statistics.median(values) for name, values in samples.items()}
     print(
-        f"Sequential, served (one kept-alive connection, one worker answering; {len(samples['bare'])} requests"
-        " of each in alternating blocks), median:"
+        f"Sequential, served on {database} (one kept-alive connection, one worker answering;"
+        f" {len(samples['bare'])} requests of each in alternating blocks), median:"
     )
     print(f"  {'bare DRF create of one row':<38} {median['bare'] * 1e3:>7.2f} ms")
     for size, label in ((10, "#10"), (1000, "#1,000")):
@@ -317,12 +319,15 @@ def main() -> None:
         "--sequential", type=int, default=250, help="requests of each kind in the sequential comparison (0: none)"
     )
     parser.add_argument("--database", default=os.environ.get("BENCH_LOAD_DB", "baifen_load"))
+    parser.add_argument(
+        "--sqlite", action="store_true", help="a SQLite file in a temporary folder (make serve's default)"
+    )
     args = parser.parse_args()
     admin_url = local_url(os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432/postgres"))
-    db_url = database_url(admin_url, args.database)
     port = free_port()
     base = local_url(f"http://127.0.0.1:{port}")
     data_dir = tempfile.mkdtemp(prefix="baifen-load-")
+    db_url = f"sqlite:///{data_dir}/load.sqlite3" if args.sqlite else database_url(admin_url, args.database)
     env = {
         **os.environ,
         "DATABASE_URL": db_url,
@@ -337,7 +342,8 @@ def main() -> None:
         # database (the same session ids) is served.
         "BAIFEN_CACHE_KEY_PREFIX": f"bench-{secrets.token_hex(4)}",
     }
-    database_reset(admin_url, args.database, create=True)
+    if not args.sqlite:
+        database_reset(admin_url, args.database, create=True)
     server = None
     try:
         for command in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
@@ -350,7 +356,8 @@ def main() -> None:
         document = benxi_session(args.hands + 2000)
         start_doc = {**document, "hands": document["hands"][: args.hands]}
         if args.sequential:
-            sequential(base=base, token=token, document=document, requests_each=args.sequential)
+            database = "SQLite" if args.sqlite else "PostgreSQL"
+            sequential(base=base, token=token, document=document, requests_each=args.sequential, database=database)
         # A table's own four players: one person does not sit at ten tables at once, and the ratings of a game's
         # players decide what a game's end rates again (ledger/ratings.py).
         sessions = [
@@ -385,7 +392,8 @@ def main() -> None:
     finally:
         if server is not None:
             server_stop(server)
-        database_reset(admin_url, args.database, create=False)
+        if not args.sqlite:
+            database_reset(admin_url, args.database, create=False)
         shutil.rmtree(data_dir, ignore_errors=True)
 
 
@@ -403,7 +411,7 @@ def report(
     everything = [s for samples in merged.values() for s in samples]
     print(
         f"Load, {title}: {args.clients} clients for {elapsed:.0f} s against gunicorn (workers: {workers})"
-        " on PostgreSQL;"
+        f" on {'SQLite' if args.sqlite else 'PostgreSQL'};"
     )
     print(f"      {os.cpu_count()} CPUs seen, shared with whatever else runs here; the cache: {cache_named()}.")
     print(f"  {'kind':<9} {'requests':>9} {'share':>6} {'errors':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}")
