@@ -155,3 +155,22 @@ def test_gunicorns_control_socket_is_the_installations_own_in_the_data_folder(tm
 def test_the_cache_is_shared_redis_or_the_database_never_one_processs_memory(env, backend, location):
     cache = _settings_in_subprocess({"DJANGO_SECRET_KEY": "x" * 60, **env}, "CACHES")["CACHES"]["default"]
     assert (cache["BACKEND"], cache["LOCATION"]) == (f"django.core.cache.backends.{backend}", location)
+
+
+@pytest.mark.parametrize(
+    ("url", "threshold", "options"),
+    [
+        ("postgres://baifen@127.0.0.1:5432/baifen", None, {"server_side_binding": True, "prepare_threshold": 5}),
+        ("postgres://baifen@127.0.0.1:5432/baifen", "20", {"server_side_binding": True, "prepare_threshold": 20}),
+        ("postgres://baifen@127.0.0.1:5432/baifen", "0", {}),  # behind a pooler: the client binds, as Django does
+        ("sqlite:///x.sqlite3", None, {"transaction_mode": "IMMEDIATE"}),
+    ],
+)
+def test_postgresql_binds_on_the_server_and_prepares_what_a_connection_runs_often(url, threshold, options):
+    env = {"DJANGO_SECRET_KEY": "x" * 60, "DATABASE_URL": url}
+    if threshold is not None:
+        env["DATABASE_PREPARE_THRESHOLD"] = threshold
+    got = _settings_in_subprocess(env, "DATABASES")["DATABASES"]["default"].get("OPTIONS", {})
+    assert {key: got.get(key) for key in options} == options
+    if "server_side_binding" not in options:
+        assert "server_side_binding" not in got and "prepare_threshold" not in got
