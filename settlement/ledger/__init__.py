@@ -21,6 +21,7 @@ from .log import (
     log_replay,
     next_hand_from,
     next_hand_load,
+    players_and_next_load,
     resume_load,
     session_players,
 )
@@ -41,6 +42,7 @@ __all__ = [
     "log_replay",
     "next_hand_from",
     "next_hand_load",
+    "players_and_next_load",
     "resume_load",
     "session_players",
 ]

@@ -308,6 +308,12 @@ def next_hand_load(*, session: Session) -> NextHand:
     return next_hand_from(last=last, row=row)
 
 
+def players_and_next_load(*, session: Session) -> tuple[tuple[Player, ...], NextHand]:
+    """`session_players` and `next_hand_load` in one query (`sql.session_table`): what an entry reads first."""
+    players, last, row = sql.session_table(session_id=session.pk)
+    return players, next_hand_from(last=last, row=row)
+
+
 def next_hand_from(*, last: int, row: Mapping[str, Any] | None) -> NextHand:
     """The next hand after `sql.last_hand_row`'s answer (a read that has it already need not ask again).
 

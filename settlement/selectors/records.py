@@ -29,7 +29,7 @@ from ..ledger import (
     next_hand_from,
     session_players,
 )
-from ..ledger.sql import last_hand_row
+from ..ledger.sql import session_table
 from ..models import Hand, HandRevision, HandState, Player, Session, SessionEvent, engine_lang
 from ..rules.options import options_dump, options_resolve
 from ..rules.registry import VARIANTS
@@ -172,8 +172,7 @@ def session_results(
     results, and the games that ended among them — plus the game in progress when the window is the
     newest); the totals, games won and settle-up are always the whole session's.
     """
-    players = session_players(session=session)
-    count, last = last_hand_row(session_id=session.pk)
+    players, count, last = session_table(session_id=session.pk)
     window = hand_window(count=count, offset=offset, limit=limit)
     try:
         record = _stored_record(session=session, players=players, window=window, last=last, lang=lang)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from .. import policy
 from ..ledger import (
@@ -27,6 +28,7 @@ from ..ledger import (
     log_load,
     log_replay,
     next_hand_load,
+    players_and_next_load,
     resume_load,
     session_players,
     sql,
@@ -107,6 +109,8 @@ def hand_preview_next(
     when the rules refuse it.
     """
     hand_input = json_clean(hand_input, field="hand")
+    if players is None and following is None:
+        players, following = players_and_next_load(session=session)
     if players is None:
         players = session_players(session=session)
     if following is None:
@@ -153,8 +157,7 @@ def hand_record(
         late_round = getattr(session, "late_round", None)
         if late_round is not None:  # an event round's clock ran out, and the event refuses late hands
             raise LedgerError("round.time_up", field="hand", n=late_round)
-        players = session_players(session=session)
-        following = next_hand_load(session=session)
+        players, following = players_and_next_load(session=session)
         number = following.number
         hands_limit(number)
         if expected_number is not None and number != expected_number:
@@ -163,8 +166,15 @@ def hand_record(
             session=session, players=players, before=number, hands=[(number, hand_input)], start=following.start
         )
         stored = facts_stored(hand_input, replay.result.hands[-1].facts)
-        hand = Hand.objects.create(session=session, number=number, client_key=client_key)
-        revision = HandRevision.objects.create(hand=hand, number=1, input=stored, author=user, note=note or None)
+        hand, revision = sql.hand_insert(
+            session_id=session.pk,
+            number=number,
+            client_key=client_key,
+            hand_input=stored,
+            author_id=user.pk,
+            note=note or None,
+            when=timezone.now(),
+        )
         with sql.pipelined():  # writes whose answers nobody reads: one round trip on PostgreSQL
             derived = derived_rebuild(
                 session=session,

@@ -38,9 +38,9 @@ def test_the_preview_is_the_newest_page_with_the_hand_added_at_a_fixed_cost(
 ):
     _, _, api = owner
     session, hand = _session(owner, n)
-    # the session with the membership and its club; the page's seats, last state and revisions with their states,
-    # which the preview plays on from (it asks nothing of its own)
-    with django_assert_num_queries(4):
+    # the session with the membership and its club; the page's seats with the last state, and its revisions with
+    # their states, which the preview plays on from (it asks nothing of its own)
+    with django_assert_num_queries(3):
         response = api.post(f"/api/v1/sessions/{session.pk}/hands/preview/", hand, format="json")
     assert response.status_code == 200
     body = response.json()

@@ -9,7 +9,7 @@ from django.utils import timezone
 from settlement import services
 from settlement.ledger import sql
 from settlement.ledger.bulk import rows_insert
-from settlement.models import Club, Hand, HandState, Role, Session
+from settlement.models import Club, Hand, HandRevision, HandState, Role, Session
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_player, make_session, make_user, record_hands
 
 pytestmark = pytest.mark.django_db
@@ -126,3 +126,69 @@ def test_a_pipelined_write_that_fails_is_djangos_error_and_rolls_the_block_back(
         rows_insert(Hand, ("session_id", "number", "client_key"), [(session.pk, 1, "")])  # hand 1 exists
     assert Session.objects.get(pk=session.pk).version == before
     assert Hand.objects.filter(session=session).count() == 1
+
+
+@pytest.mark.parametrize("hands", [0, 3])
+def test_the_seats_with_the_last_hand_are_the_two_reads_in_one(table, hands):
+    _, owner, session = table
+    record_hands(session, owner, BENXI_EXAMPLE[:hands])
+    players, last, row = sql.session_table(session_id=session.pk)
+    assert players == sql.session_players(session_id=session.pk)
+    assert len(players) == 4
+    assert (last, row) == sql.last_hand_row(session_id=session.pk)
+    assert last == hands and (row is None) == (hands == 0)
+
+
+def test_the_seats_with_the_last_hand_keep_seat_order(table):
+    club, owner, _ = table
+    made = [make_player(club, name) for name in ("戊", "己", "庚", "辛")]
+    session = make_session(club, owner, players=made[::-1])
+    assert sql.session_table(session_id=session.pk)[0] == tuple(made[::-1])
+
+
+def _fields(instance):
+    return {field.attname: getattr(instance, field.attname) for field in type(instance)._meta.concrete_fields}
+
+
+def test_the_hand_and_revision_inserted_are_what_the_orm_reads_back(table):
+    _, owner, session = table
+    when = timezone.now()
+    entry = {"dealer": 0, "declarer": 0, "bid": 85, "captured": 20, "note": "甲"}
+    with transaction.atomic():
+        hand, revision = sql.hand_insert(
+            session_id=session.pk,
+            number=1,
+            client_key="k1",
+            hand_input=entry,
+            author_id=owner.pk,
+            note="记错了",
+            when=when,
+        )
+    assert not hand._state.adding and not revision._state.adding
+    assert _fields(hand) == _fields(Hand.objects.get(pk=hand.pk))
+    assert _fields(revision) == _fields(HandRevision.objects.get(pk=revision.pk))
+    assert (revision.hand_id, revision.number, revision.input, revision.created_at) == (hand.pk, 1, entry, when)
+
+
+def test_a_hand_inserted_twice_is_refused_whole(table):
+    _, owner, session = table
+    record_hands(session, owner, BENXI_EXAMPLE[:1])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        sql.hand_insert(
+            session_id=session.pk,
+            number=1,
+            client_key="",
+            hand_input={},
+            author_id=owner.pk,
+            note=None,
+            when=timezone.now(),
+        )
+    assert HandRevision.objects.filter(hand__session=session).count() == 1
+
+
+def test_the_session_read_with_its_lock_is_the_one_the_orm_reads_field_for_field(table):
+    _, owner, session = table
+    with transaction.atomic():
+        locked, role = sql.session_lock(session_id=session.pk, user_id=owner.pk)
+    assert _fields(locked) == _fields(Session.objects.get(pk=session.pk))
+    assert (role, locked.late_round, locked._state.adding) == (Role.OWNER, None, False)

@@ -26,9 +26,10 @@ def _session(owner, n):
 
 
 # Pinned, savepoint and release included: a query per hand, or one more query at all, fails here.
-# record: session (locked, with the user's role), seats, the last hand's stored state with the last number, the
-# hand, its revision, the game in progress's rows (delete), then the settlement, game and state rows (an appended
-# hand is the last: nothing after it to delete), the session's `updated_at`. No rating moves while the game plays on.
+# record: session (locked, with the user's role), seats with the last hand's stored state and the last number, the
+# hand and its revision (one INSERT on PostgreSQL, two on SQLite, which has no INSERT in a WITH), the game in
+# progress's rows (delete), then the settlement, game and state rows (an appended hand is the last: nothing after it
+# to delete), the session's `updated_at`. No rating moves while the game plays on.
 # correct / void: session (locked, with the user's role), the revisions from the changed hand on, seats, the
 # stored state before it, the revision, 3 × (delete + insert) derived rows (settlement rows, game rows, hand
 # states), the session's `updated_at` (its latest write, for the API's sync).
@@ -41,8 +42,9 @@ def _session(owner, n):
 # insert, after the club's feed lock on PostgreSQL (SQLite's write transaction is the lock); an import appends the
 # session's (and its guests') change, then every hand's in one INSERT … SELECT.
 FEED = 2 if connection.vendor == "postgresql" else 1
+HAND = 1 if connection.vendor == "postgresql" else 2
 QUERIES = {
-    "record": 2 + 10 + FEED,
+    "record": 2 + 7 + HAND + FEED,
     "correct": 13 + 6 + 1 + FEED,
     "void": 13 + 6 + 1 + FEED,
     "import": 14 + 6 + 2 * FEED,

@@ -86,7 +86,7 @@ def test_session_results_cost_three_queries_however_many_hands(django_assert_num
         session=long, user=owner, number=7, hand_input=BENXI_EXAMPLE[0] | {"captured": 10}, reason="x"
     )
     for session in (short, long):
-        with django_assert_num_queries(3):  # seats, the last state, the revisions with their states
+        with django_assert_num_queries(2):  # seats with the last state, the revisions with their states
             record = selectors.session_results(session=session, lang="en")
     assert len(record.hands) == 20 and record.hands[6].is_corrected
 

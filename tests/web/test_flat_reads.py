@@ -94,8 +94,9 @@ def test_the_session_page_pages_its_hands_newest_first(owner_client, django_asse
     assert [int(n) for n in re.findall(r'id="hand-(\d+)"', last)] == list(range(20, 0, -1))
     assert 'rel="next"' not in last and f'href="{_url("session_detail", session)}?page=5"' in last
     assert client.get(_url("session_detail", session) + "?page=7").status_code == 404
-    # django session, user, session + membership + club, seats, state, revisions, events, the event it is a table of
-    with django_assert_num_queries(8):
+    # django session, user, session + membership + club, seats with the state, revisions, events, the event it is a
+    # table of
+    with django_assert_num_queries(7):
         client.get(_url("session_detail", session) + "?page=2")
 
 
@@ -132,9 +133,9 @@ def test_the_api_pages_the_hands_of_a_long_session(owner_client, django_assert_n
     assert api.get(f"/api/v1/sessions/{session.pk}/?limit=0").status_code == 400
     long = services.session_import(club=club, user=owner, document=benxi_session(300), close=False).session
     for target in (session, long):
-        # the session's version (its ETag), the session with the membership and club, seats, the last state, the
+        # the session's version (its ETag), the session with the membership and club, seats with the last state, the
         # page's revisions with their states
-        with django_assert_num_queries(5):
+        with django_assert_num_queries(4):
             body = api.get(f"/api/v1/sessions/{target.pk}/").json()
     # the default page is the newest 20 (HANDS_PAGE): 281 … 300
     assert [hand["n"] for hand in body["hands"]] == list(range(281, 301))

@@ -226,14 +226,14 @@ def test_the_session_record_costs_the_same_queries_for_2_or_20_hands(owner_clien
     services.hand_correct(
         session=long, user=owner, number=6, hand_input=BENXI_EXAMPLE[0] | {"captured": 10}, reason="x"
     )
-    # django session, user, session + membership + club, seats, the state after the last hand (and the log's
+    # django session, user, session + membership + club, seats with the state after the last hand (and the log's
     # last number), the page's revisions with their stored states, closings and reopenings, the event it is a
     # table of (none)
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(7):
         client.get(_session_url("session_detail", short))
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(7):
         client.get(_session_url("session_detail", long))
-    with django_assert_num_queries(7):  # and the hand
+    with django_assert_num_queries(7):  # the hand's page: its seats alone, then the hand (selectors.hand_view)
         client.get(_session_url("hand_detail", long, number=6))
 
 

@@ -202,9 +202,9 @@ def test_the_fragment_costs_the_same_queries_for_few_or_many_hands(anon, owner_c
     record_hands(long, owner, BENXI_EXAMPLE * 4)
     for session in (short, long):
         link = services.share_create(session=session, user=owner)
-        # the session's version (nobody fetched this news yet); link + session + newest revision, seats, the last
-        # state, the newest revisions with their states, the chart's settlement and game rows
-        with django_assert_num_queries(7):
+        # the session's version (nobody fetched this news yet); link + session + newest revision, seats with the
+        # last state, the newest revisions with their states, the chart's settlement and game rows
+        with django_assert_num_queries(6):
             assert anon.get(_live(link)).status_code == 200
 
 

@@ -534,12 +534,12 @@ def test_the_table_page_costs_the_same_queries_for_few_or_many_hands(owner_clien
     record_hands(short, owner, BENXI_EXAMPLE[:2])
     record_hands(long, owner, BENXI_EXAMPLE * 4)
     services.hand_void(session=long, user=owner, number=3, reason="x")
-    # django session, user, session (the URL) + membership + club, seats, the state after the last hand (and
+    # django session, user, session (the URL) + membership + club, seats with the state after the last hand (and
     # the log's last number), the newest hands' revisions with their stored states, the chart's settlement
     # and game rows, the share link, the event round it may be a table of (the round clock)
-    with django_assert_num_queries(10):
+    with django_assert_num_queries(9):
         client.get(_url("table", short))
-    with django_assert_num_queries(10):
+    with django_assert_num_queries(9):
         client.get(_url("table", long))
 
 
@@ -554,9 +554,9 @@ def test_a_session_chart_costs_the_same_queries_for_few_or_many_hands(
     record_hands(long, owner, round_of_two * 3)
     monkeypatch.setattr(table_selectors, "CHART_HANDS", 3)  # the long one's chart starts after two rounds
     # As the 打百分 page above, plus the chart's base: what the rounds before its first hand add up to.
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(10):
         client.get(_url("table", short))
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(10):
         client.get(_url("table", long))
 
 
@@ -646,7 +646,7 @@ def test_the_preview_fragment_costs_the_same_queries_for_few_or_many_hands(owner
     data = {key: str(value) for key, value in hand.items()}
     # The table page's read (as above, less the share link); the preview plays on from the seats and the stored
     # state that read found (services.hand_preview_next): no query of its own, no replay of the log.
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(7):
         fragment = client.post(_url("table_preview", session), data).content.decode()
     assert "−" in fragment or "+" in fragment
 
