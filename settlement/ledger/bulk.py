@@ -48,22 +48,8 @@ def rows_insert(
     JSON value is adapted as Django adapts it (text on SQLite, `Jsonb` on PostgreSQL), a date-time likewise.
     """
     connection = connections[using]
-    fields = {field.attname: field for field in model._meta.concrete_fields}
-    missing = [
-        field for name, field in fields.items() if name not in columns and not isinstance(field, models.AutoField)
-    ]
-    unknown = set(columns) - set(fields)
-    if unknown:
-        raise ValueError(f"{model.__name__} has no column {sorted(unknown)}")
-    defaults = tuple(_adapter(field, connection)(field.get_default()) for field in missing)
-    adapters = [_adapter(fields[name], connection) for name in columns]
-    adapted = [(i, adapt) for i, adapt in enumerate(adapters) if adapt is not _same]
-    quote = connection.ops.quote_name
-    names = [fields[name].column for name in columns] + [field.column for field in missing]
-    sql = (
-        f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(name) for name in names)}) "
-        f"VALUES ({', '.join(['%s'] * len(names))})"
-    )
+    sql, adapted, missing = _insert_plan(model, tuple(columns), connection)
+    defaults = tuple(adapt(field.get_default()) for field, adapt in missing)
     if adapted:
         batch = []
         for row in rows:
@@ -76,6 +62,36 @@ def rows_insert(
     if batch:  # one statement whatever the size (a session holds at most BAIFEN_MAX_HANDS hands)
         with connection.cursor() as cursor:
             cursor.executemany(sql, batch)
+
+
+_Plan = tuple[str, list[tuple[int, Callable[[Any], Any]]], list[tuple[models.Field, Callable[[Any], Any]]]]
+
+
+def _insert_plan(model: type[models.Model], columns: tuple[str, ...], connection: Any) -> _Plan:
+    """The INSERT of `columns` and the rest of `model`'s fields (their defaults), with how each value is adapted:
+    worked out once a connection (its adapters are that connection's), as every hand inserts four kinds of rows
+    and building the statement cost more than sending it."""
+    plans = connection.__dict__.setdefault("_baifen_insert_plans", {})
+    plan = plans.get((model, columns))
+    if plan is not None:
+        return plan
+    fields = {field.attname: field for field in model._meta.concrete_fields}
+    unknown = set(columns) - set(fields)
+    if unknown:
+        raise ValueError(f"{model.__name__} has no column {sorted(unknown)}")
+    missing = [
+        field for name, field in fields.items() if name not in columns and not isinstance(field, models.AutoField)
+    ]
+    adapters = [_adapter(fields[name], connection) for name in columns]
+    adapted = [(i, adapt) for i, adapt in enumerate(adapters) if adapt is not _same]
+    quote = connection.ops.quote_name
+    names = [fields[name].column for name in columns] + [field.column for field in missing]
+    sql = (
+        f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(name) for name in names)}) "
+        f"VALUES ({', '.join(['%s'] * len(names))})"
+    )
+    plan = plans[(model, columns)] = (sql, adapted, [(field, _adapter(field, connection)) for field in missing])
+    return plan
 
 
 def _same(value: Any) -> Any:
