@@ -47,6 +47,13 @@ def get_session_for_user(user: Any, session_id: int, slug: str | None = None) ->
     return found
 
 
+def session_for_write(session_id: int) -> Session:
+    """Session `session_id`, unread: for `services.hand_record`, which reads it under its lock and scopes it to the
+    user's clubs in that same statement (another club's session, or none, is the same `Http404` there). A hand's
+    entry is the API's most frequent write: it reads the session once, not twice."""
+    return Session(pk=session_id)
+
+
 def get_session_version_for_user(user: Any, session_id: int) -> int | None:
     """The session's `version` (what a conditional GET is answered from) when the user may read it, else None: one
     query, before anything else of the session is read."""

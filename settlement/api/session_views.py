@@ -18,7 +18,7 @@ from settlement import policy, selectors, services
 from settlement.ledger import LedgerError, hand_input_ordered
 from settlement.models import Session
 from settlement.rules.base import RulesError
-from settlement.scoping import get_membership_for_user, get_session_for_user, request_lang
+from settlement.scoping import get_membership_for_user, get_session_for_user, request_lang, session_for_write
 
 from . import serializers as s
 from .common import (
@@ -283,8 +283,8 @@ def session_reopen(request: Request, session_id: int) -> Response:
 @api_endpoint("GET", "POST", service_keyed=True)
 @session_conditional
 def hand_record(request: Request, session_id: int) -> Response:
-    membership, session = get_session_for_user(request.user, session_id)
     if request.method != "POST":
+        _, session = get_session_for_user(request.user, session_id)
         query = query_valid(s.ListQuerySerializer(data=request.query_params.dict()))
         offset, limit = query["offset"], query["limit"]
         count, hands = selectors.session_hands(
@@ -293,11 +293,14 @@ def hand_record(request: Request, session_id: int) -> Response:
         results = s.HandListItemSerializer(hands, many=True, context={"variant": session.variant}).data
         return Response(page_body(request, offset=offset, limit=limit, count=count, results=results))
     query_none(request)
-    policy.deny_unless(policy.may_write(membership.role))
-    with key_errors():
+    with key_errors():  # the service scopes the session and checks the role, in the statement that locks it
         write = services.hand_record(
-            session=session, user=request.user, hand_input=request.data, client_key=idempotency_key(request)
+            session=session_for_write(session_id),
+            user=request.user,
+            hand_input=request.data,
+            client_key=idempotency_key(request),
         )
+    session = write.hand.session
     headers = {"Location": reverse("api_hand_detail", args=[session.pk, write.hand.number], request=request)}
     if not write.created:
         headers["Idempotent-Replayed"] = "true"

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.http import Http404
 from django.utils import timezone
 
 from .. import policy
@@ -141,16 +142,25 @@ def hand_record(
     queue, entered offline against the state it last knew): a new hand that
     would get another number is refused (`hand.moved`), checked under the
     session's lock so two senders cannot both pass it. A repeat is a repeat.
+    Only `session.pk` is read before the lock, which reads the session and scopes it to `user`'s clubs: it may be
+    unread (`scoping.session_for_write`), and a session the user cannot see is an `Http404`. The write's
+    `hand.session` is the session as locked.
     """
     hand_input = json_clean(hand_input, field="hand")
     client_key = client_key_clean(client_key)
     note = _note_clean(note)
     with transaction.atomic():
-        session, role = session_lock(session, user=user)
+        try:
+            session, role = session_lock(session, user=user)
+        except Session.DoesNotExist:
+            role = None
+        if role is None:
+            raise Http404("no such session")
         policy.require_write_role(role)
         if client_key:
             existing = Hand.objects.filter(session=session, client_key=client_key).first()
             if existing is not None:
+                existing.session = session
                 return _record_repeat(session=session, hand=existing, hand_input=hand_input)
         if not session.is_open:
             raise LedgerError("session.closed", field="session")
@@ -175,6 +185,7 @@ def hand_record(
             note=note or None,
             when=timezone.now(),
         )
+        hand.session = session
         with sql.pipelined():  # writes whose answers nobody reads: one round trip on PostgreSQL
             derived = derived_rebuild(
                 session=session,

@@ -108,6 +108,18 @@ def test_a_missing_session_is_the_same_404_as_another_clubs(table):
     assert missing.json() == foreign.json()
 
 
+def test_a_hand_for_a_missing_session_is_the_same_404_as_for_another_clubs(table):
+    """The entry's view reads no session: the service's lock scopes it (services.hand_record)."""
+    before = _ledger()
+    missing = table.client("owner").post("/api/v1/sessions/999999/hands/", BENXI_EXAMPLE[2], format="json")
+    foreign = table.client("outsider").post(
+        f"/api/v1/sessions/{table.session.pk}/hands/", BENXI_EXAMPLE[2], format="json", HTTP_IDEMPOTENCY_KEY="k-1"
+    )
+    assert_error(missing, 404, "not_found")
+    assert missing.json() == foreign.json()
+    assert _ledger() == before
+
+
 def test_the_schema_and_the_docs_need_no_login(client):
     schema = client.get("/api/v1/schema/")
     assert schema.status_code == 200 and b"openapi: 3" in schema.content

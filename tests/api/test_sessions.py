@@ -196,11 +196,11 @@ def test_recording_a_hand_answers_from_the_write_at_a_fixed_cost(table, n, djang
     client = table.client("owner")
     session = make_session(table.club, table.owner)
     record_hands(session, table.owner, (BENXI_EXAMPLE * 4)[:n])
-    # token, session with the membership and club, then the service's (tests/services/test_query_pins.py: the hand
-    # and its revision one INSERT on PostgreSQL; its change feed row after the feed lock there): the answer is built
-    # from the rows the write made, with the seats it read
+    # token, then the service's, whose lock reads the session and the user's role in one (the view does not read
+    # it first; tests/services/test_query_pins.py: the hand and its revision one INSERT on PostgreSQL, its change
+    # feed row after the feed lock there): the answer is built from the rows the write made, with the seats it read
     postgresql = connection.vendor == "postgresql"
-    with django_assert_num_queries(2 + 9 + (1 if postgresql else 2) + (2 if postgresql else 1)):
+    with django_assert_num_queries(1 + 9 + (1 if postgresql else 2) + (2 if postgresql else 1)):
         response = client.post(f"/api/v1/sessions/{session.pk}/hands/", BENXI_EXAMPLE[n % 5], format="json")
     assert response.status_code == 201 and response.json()["n"] == n + 1
     stored = client.get(f"/api/v1/sessions/{session.pk}/").json()["hands"]

@@ -7,10 +7,12 @@ import threading
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.db import connection, connections
+from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 
 from settlement import services
 from settlement.models import GameRow, Hand, HandRevision, HandState, Role, SettlementRow
+from settlement.scoping import session_for_write
 from settlement.selectors import session_results
 from tests.factories import BENXI_EXAMPLE, make_club, make_member, make_recorded_session, make_session, record_hands
 
@@ -149,6 +151,26 @@ def test_a_viewer_cannot_record(table):
     with pytest.raises(PermissionDenied):
         services.hand_record(session=session, user=viewer, hand_input={"declarer": 1, "bid": 85, "captured": 20})
     assert _ledger_counts() == (0, 0, 0, 0)
+
+
+@pytest.mark.parametrize("whose", ["another club's member", "a missing session"])
+def test_a_session_the_user_cannot_see_is_not_found_and_nothing_is_written(table, whose):
+    """The service reads and scopes the session under its lock: a caller may hand it the id alone."""
+    _, owner, session = table
+    user, target = (make_member(make_club()), session.pk) if whose.startswith("another") else (owner, session.pk + 99)
+    with pytest.raises(Http404):
+        services.hand_record(session=session_for_write(target), user=user, hand_input=BENXI_EXAMPLE[0])
+    assert _ledger_counts() == (0, 0, 0, 0)
+
+
+def test_a_session_given_by_its_id_alone_records_as_the_session_read(table):
+    _, owner, session = table
+    write = services.hand_record(session=session_for_write(session.pk), user=owner, hand_input=BENXI_EXAMPLE[0])
+    assert (write.hand.number, write.hand.session.variant, write.hand.session.club_id) == (
+        1,
+        session.variant,
+        session.club_id,
+    )
 
 
 def test_the_preview_is_the_engines_result_in_context_and_writes_nothing(table):
