@@ -335,8 +335,8 @@ def hand_insert(
         "author": author_id,
         "created_at": when,
     }
-    hand_params = _prepared(Hand, hand_values, connection)
-    revision_params = _prepared(HandRevision, revision_values, connection)
+    hand_params = _prepared(Hand, HAND_FIELDS, hand_values, connection)
+    revision_params = _prepared(HandRevision, REVISION_FIELDS, revision_values, connection)
     statements = _sql(using)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
@@ -352,9 +352,10 @@ def hand_insert(
     return hand, revision
 
 
-def _prepared(model: type[Model], values: Mapping[str, Any], connection: Any) -> list[Any]:
-    """`values` (by field name) as the ORM sends them to the database (JSON adapted, date-times as stored …)."""
-    return [model._meta.get_field(name).get_db_prep_save(value, connection) for name, value in values.items()]
+def _prepared(model: type[Model], names: Sequence[str], values: Mapping[str, Any], connection: Any) -> list[Any]:
+    """The values of fields `names`, in that order (the statement's columns), as the ORM sends them to the database
+    (JSON adapted, date-times as stored …)."""
+    return [model._meta.get_field(name).get_db_prep_save(values[name], connection) for name in names]
 
 
 def _made(model: type[Model], values: Mapping[str, Any], using: str) -> Any:
