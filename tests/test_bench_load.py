@@ -70,3 +70,19 @@ def test_the_event_load_runs_a_tiny_round_end_to_end(capsys):
     assert result["counts"]["write"] == 2 and result["counts"]["floor"] == 2
     assert result["counts"]["share"] > 0 and result["counts"]["screen"] > 0
     assert "Writes: p95" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("blocks", "expected"),
+    [
+        # one block: its own ratio, twice
+        ([{"bare": [1.0, 2.0, 3.0], "entry": [3.0, 4.0, 5.0]}], (2.0, 2.0)),
+        # each block's medians divided, not the run's: 4 / 2 and 9 / 6
+        (
+            [{"bare": [2.0, 2.0, 9.0], "entry": [1.0, 4.0, 4.0]}, {"bare": [6.0], "entry": [9.0]}],
+            (1.5, 2.0),
+        ),
+    ],
+)
+def test_the_spread_of_the_sequential_ratios_is_each_blocks_median_over_its_bare_one(blocks, expected):
+    assert load.ratio_spread(blocks, "entry") == expected
